@@ -1,0 +1,151 @@
+"""Build games: load and check each game, lay out and impose its decks, and write one
+PDF per deck to out/<game>/<deck>.pdf. Every file is written to a temporary name and
+renamed into place only when complete, so a failed build leaves no half-written PDF."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from . import fonts, presets
+from .errors import InputError
+from .expand import assign_numbers, expand
+from .game import DeckSource, GameSource, discover, load_game
+from .impose import impose
+from .layout import Layouter
+from .render import CardCanvas
+
+
+@dataclass
+class Project:
+    """Where games, templates and output live."""
+
+    root: Path = Path(".")
+
+    @property
+    def cards(self) -> Path:
+        return self.root / "cards"
+
+    @property
+    def templates(self) -> Path:
+        return self.root / "templates"
+
+
+@dataclass
+class Options:
+    out: Path = Path("out")
+    paper: str | None = None     # overrides the game's paper
+    flip: str | None = None      # overrides the game's flip edge
+    progress: Callable[[str], None] = lambda message: None
+
+
+@dataclass
+class DeckResult:
+    deck: str
+    path: Path
+    cards: int
+    sheets: int
+    pages: int
+    per_sheet: int
+    warnings: list[str] = field(default_factory=list)
+
+
+def games(project: Project) -> list[str]:
+    return discover(project.cards)
+
+
+def load(project: Project, game_id: str) -> GameSource:
+    return load_game(project.cards, project.templates, game_id)
+
+
+def build_game(project: Project, game_id: str, options: Options) -> list[DeckResult]:
+    """Build every deck of one game. Raises InputError before writing if the input is bad."""
+    game = load(project, game_id)
+    numbers = assign_numbers(game)
+    plans = []
+    for deck in game.decks:  # check everything before writing anything
+        layouter = Layouter(game, deck)
+        cards = expand(game, deck, numbers)
+        used = {c.front for c in cards} | {c.back for c in cards if c.back and c.unique_back}
+        for name in sorted(used):
+            layouter.check(game.templates[name], common=False)
+        common = deck.deck.back and not deck.deck.back.per_card
+        if common:
+            layouter.check(game.templates[deck.deck.back.template], common=True)
+        plans.append((deck, layouter, cards))
+    outdir = options.out / game_id
+    results = []
+    for deck, layouter, cards in plans:
+        options.progress(f"{game_id}: {deck.id} ({len(cards)} cards)")
+        results.append(_build_deck(game, deck, layouter, cards, outdir, options))
+    return results
+
+
+def _build_deck(game: GameSource, deck: DeckSource, layouter: Layouter, cards, outdir: Path,
+                options: Options) -> DeckResult:
+    g = game.game
+    paper = options.paper or g.paper
+    page = presets.papers()[paper]
+    sheet = impose(page, deck.size, g.bleed, g.printer_margin, g.cut, options.flip or g.flip)
+    n = sheet.per_sheet
+    sheets = max(1, -(-len(cards) // n))
+    has_backs = any(c.back for c in cards)
+
+    # prepare every template (and so every shared form) before drawing
+    for name in sorted({c.front for c in cards} | {c.back for c in cards if c.back}):
+        layouter.plan(name)
+    common_back = None
+    if deck.deck.back and not deck.deck.back.per_card:
+        common_back = layouter.layout(None, deck.deck.back.template)
+        layouter.forms["back"] = (deck.size, common_back)
+
+    outdir.mkdir(parents=True, exist_ok=True)
+    target = outdir / f"{deck.id}.pdf"
+    fd, tmp = tempfile.mkstemp(prefix=f".{deck.id}.", suffix=".pdf.part", dir=outdir)
+    os.close(fd)
+    try:
+        canvas = CardCanvas(tmp, page, f"{g.title} - {deck.deck.name}", layouter.forms, g.bleed)
+        canvas.define_forms(sorted(layouter.forms))
+        slug_font = fonts.ensure("sans", fonts.BUILTIN["sans"])
+        card_h = deck.size[1]
+        flip = "long-edge" if sheet.flip == "long" else "short-edge"
+        for s in range(sheets):
+            chunk = cards[s * n:(s + 1) * n]
+            for slot, card in zip(sheet.fronts, chunk):
+                canvas.card(slot, layouter.layout(card, card.front), card_h)
+            canvas.marks(sheet)
+            canvas.slug(sheet, f"{g.title} \u00b7 {deck.deck.name} \u00b7 sheet {s + 1} of {sheets} \u00b7 "
+                               f"FRONT \u00b7 cut this side \u00b7 print at 100 % (actual size), duplex {flip} flip",
+                        slug_font)
+            canvas.page()
+            if has_backs:
+                for slot, card in zip(sheet.backs, chunk):
+                    if card.back is None:
+                        continue
+                    if card.unique_back:
+                        body = layouter.layout(card, card.back)
+                    else:
+                        body = _BACK
+                    canvas.card(slot, body, card_h)
+                canvas.slug(sheet, f"{g.title} \u00b7 {deck.deck.name} \u00b7 sheet {s + 1} of {sheets} \u00b7 "
+                                   f"BACK \u00b7 print at 100 % (actual size), duplex {flip} flip", slug_font)
+                canvas.page()
+        canvas.save()
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    return DeckResult(deck.id, target, len(cards), sheets, sheets * (2 if has_backs else 1), n,
+                      list(layouter.warnings))
+
+
+from .ops import Form as _Form  # noqa: E402
+
+_BACK = [_Form("back")]

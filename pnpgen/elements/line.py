@@ -1,0 +1,21 @@
+"""`line`: an open polyline through two or more points."""
+
+from pydantic import Field
+
+from .. import ops
+from .base import Element
+
+
+class Line(Element):
+    points: list[tuple[float, float]] = Field(min_length=2)
+    """Points [[x, y], ...] in mm, at least two."""
+    stroke: str = "black"
+    """Line colour."""
+    stroke_width: float = Field(0.3, ge=0, le=20)
+    """Line width, mm."""
+    dash: list[float] | None = None
+    """Dash pattern in mm, e.g. [1, 0.5]."""
+
+    def ops(self, ctx):
+        paint = ops.Paint(None, ctx.color(self.stroke), self.stroke_width, tuple(self.dash or ()))
+        return [ops.Path(tuple(self.points), False, paint)]

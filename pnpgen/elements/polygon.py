@@ -1,0 +1,42 @@
+"""`polygon`: a closed shape from a list of points, or a regular polygon (hexagon, star
+points...) from a centre, radius and number of sides."""
+
+import math
+
+from pydantic import Field, model_validator
+
+from .. import ops
+from .base import Painted
+
+
+class Polygon(Painted):
+    points: list[tuple[float, float]] | None = None
+    """Corner points [[x, y], ...] in mm, at least three."""
+    x: float | None = None
+    """Centre of a regular polygon, mm from the trim's left."""
+    y: float | None = None
+    """Centre of a regular polygon, mm from the trim's top."""
+    r: float | None = Field(None, gt=0, le=500)
+    """Centre-to-corner radius of a regular polygon, mm."""
+    sides: int | None = Field(None, ge=3, le=64)
+    """Number of sides of a regular polygon (6 for a hexagon)."""
+    angle: float = 0
+    """Rotation of a regular polygon, degrees clockwise (0 puts a corner at the right)."""
+
+    @model_validator(mode="after")
+    def _one_form(self):
+        regular = None not in (self.x, self.y, self.r, self.sides)
+        if self.points is None and not regular:
+            raise ValueError("give either points: [[x, y], ...] or x, y, r and sides")
+        if self.points is not None and len(self.points) < 3:
+            raise ValueError("a polygon needs at least 3 points")
+        return self
+
+    def ops(self, ctx):
+        if self.points is not None:
+            pts = tuple(self.points)
+        else:
+            pts = tuple((self.x + self.r * math.cos(math.radians(self.angle + 360 * i / self.sides)),
+                         self.y + self.r * math.sin(math.radians(self.angle + 360 * i / self.sides)))
+                        for i in range(self.sides))
+        return [ops.Path(pts, True, self.paint(ctx))]

@@ -1,0 +1,26 @@
+"""`rect`: a filled and/or stroked rectangle, optionally with rounded corners."""
+
+from pydantic import Field
+
+from .. import ops
+from .base import Painted, bleed_box
+
+
+class Rect(Painted):
+    x: float = 0
+    """Left edge, mm from the trim's left."""
+    y: float = 0
+    """Top edge, mm from the trim's top."""
+    w: float = Field(gt=0, le=1000)
+    """Width, mm."""
+    h: float = Field(gt=0, le=1000)
+    """Height, mm."""
+    r: float = Field(0, ge=0, le=500)
+    """Corner radius, mm (0 for square corners)."""
+    bleed: bool = False
+    """Carry the rectangle into the bleed on every side where it touches the trim."""
+
+    def ops(self, ctx):
+        x, y, w, h = bleed_box(self.x, self.y, self.w, self.h, ctx) if self.bleed else (
+            self.x, self.y, self.w, self.h)
+        return [ops.Rect(x, y, w, h, self.r, self.paint(ctx))]

@@ -1,0 +1,206 @@
+"""`text`: a text box with wrapping, alignment, rotation, **bold** runs, inline icons
+(`:attack:` draws the game's `attack` icon at the text's size) and auto-shrink: when the
+text does not fit at `size`, the largest size down to `min_size` that fits is used."""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from .. import fonts, ops
+from .base import Element
+
+PT = 25.4 / 72  # mm per point
+_PIECES = re.compile(r"(\*\*|:[A-Za-z0-9_-]+:)")
+_width_cache: dict = {}
+
+
+class Text(Element):
+    text: str
+    """The text, usually an expression such as '{{ title }}'. A blank line starts a new
+    paragraph; `**bold**` and `:icon:` work inline."""
+    x: float = 0
+    """Left edge of the box, mm from the trim's left."""
+    y: float = 0
+    """Top edge of the box, mm from the trim's top."""
+    w: float = Field(gt=0, le=1000)
+    """Box width, mm."""
+    h: float = Field(gt=0, le=1000)
+    """Box height, mm."""
+    font: str = "sans"
+    """Font name: sans, sans-bold, sans-italic, serif-bold, vera... or one of the game's `fonts`."""
+    size: float = Field(9, gt=0, le=300)
+    """Font size, pt."""
+    min_size: float | None = Field(None, gt=0, le=300)
+    """Smallest size auto-shrink may use, pt (default: 60 % of size; equal to size turns
+    shrinking off)."""
+    color: str = "black"
+    """Text colour."""
+    align: Literal["left", "center", "right"] = "left"
+    """Horizontal alignment in the box."""
+    valign: Literal["top", "middle", "bottom"] = "top"
+    """Vertical alignment in the box."""
+    wrap: bool = True
+    """Wrap long lines at spaces (otherwise each paragraph is one line)."""
+    leading: float = Field(1.15, ge=0.5, le=4)
+    """Line spacing as a multiple of the font size."""
+    rotate: Literal[0, 90, 180, 270] = 0
+    """Turn the text counter-clockwise about the box's centre; at 90 and 270 the lines run
+    along the box's height."""
+
+    @model_validator(mode="after")
+    def _sizes(self):
+        if self.min_size is not None and self.min_size > self.size:
+            raise ValueError(f"min_size {self.min_size} is larger than size {self.size}")
+        return self
+
+    def ops(self, ctx):
+        content = ctx.eval(self.text)
+        if not content.strip():
+            return []
+        regular = ctx.font(self.font)
+        bold = ctx.bold_of(regular)
+        boxw, boxh = (self.h, self.w) if self.rotate in (90, 270) else (self.w, self.h)
+        paragraphs = [_words(p, regular, bold, ctx) for p in content.split("\n")]
+        space = _unit_width(" ", regular)
+        asc, desc = fonts.ascent_descent(regular)
+        top = self.size
+        low = self.min_size if self.min_size is not None else round(self.size * 0.6, 2)
+        size, lines = top, _wrap(paragraphs, boxw / PT / top, space, self.wrap)
+        if not _fits(lines, size, boxw, boxh, asc, desc, self.leading, space):
+            # binary search the largest size, in steps of 0.25 pt, that fits
+            lo, hi = int(low * 4), int(top * 4)
+            best = None
+            while lo <= hi:
+                mid = (lo + hi) // 2
+                s = mid / 4
+                cand = _wrap(paragraphs, boxw / PT / s, space, self.wrap)
+                if _fits(cand, s, boxw, boxh, asc, desc, self.leading, space):
+                    best, lo = (s, cand), mid + 1
+                else:
+                    hi = mid - 1
+            if best is None:
+                size = low
+                lines = _wrap(paragraphs, boxw / PT / size, space, self.wrap)
+                ctx.warn(f"text does not fit its {self.w:g} x {self.h:g} mm box even at "
+                         f"min_size {low:g} pt: {content[:40]!r}")
+            else:
+                size, lines = best
+        return [self._place(lines, size, boxw, boxh, asc, desc, space, ctx)]
+
+    def _place(self, lines, size, boxw, boxh, asc, desc, space, ctx):
+        cx, cy = self.x + self.w / 2, self.y + self.h / 2
+        left, top = cx - boxw / 2, cy - boxh / 2
+        step = size * self.leading * PT
+        block = (len(lines) - 1) * step + (asc - desc) * size * PT
+        if self.valign == "top":
+            first = top + asc * size * PT
+        elif self.valign == "middle":
+            first = top + (boxh - block) / 2 + asc * size * PT
+        else:
+            first = top + boxh - block + asc * size * PT
+        placed = []
+        unit = size * PT
+        for n, line in enumerate(lines):
+            runs, x = [], 0.0
+            for i, word in enumerate(line):
+                if i:
+                    x += space * unit
+                for kind, value, key, width in word:
+                    if kind == "icon":
+                        runs.append(ops.Run(x, value, "", True, width * unit, unit))
+                    else:
+                        runs.append(ops.Run(x, value, key, False, width * unit))
+                    x += width * unit
+            if self.align == "center":
+                lx = left + (boxw - x) / 2
+            elif self.align == "right":
+                lx = left + boxw - x
+            else:
+                lx = left
+            placed.append((lx, first + n * step, tuple(_merge(runs, space * unit))))
+        return ops.Text(tuple(placed), size, ctx.color(self.color), float(self.rotate), cx, cy)
+
+
+def _merge(runs, space_mm):
+    """Join neighbouring text runs in the same font into one string (fewer PDF operators)."""
+    out = []
+    for run in runs:
+        if out and not run.icon and not out[-1].icon and out[-1].font == run.font:
+            prev = out[-1]
+            gap = run.x - prev.x - prev.w
+            if abs(gap - space_mm) < 1e-6 or abs(gap) < 1e-6:
+                joined = prev.text + (" " if abs(gap) > 1e-6 else "") + run.text
+                out[-1] = ops.Run(prev.x, joined, prev.font, False, prev.w + gap + run.w)
+                continue
+        out.append(run)
+    return out
+
+
+def _unit_width(text, key):
+    """Width at size 1, pt; cached because card text repeats the same words."""
+    k = (text, key)
+    w = _width_cache.get(k)
+    if w is None:
+        if len(_width_cache) > 100_000:
+            _width_cache.clear()
+        w = _width_cache[k] = fonts.width(text, key)
+    return w
+
+
+def _words(paragraph, regular, bold, ctx):
+    """Split a paragraph into words; each word is a list of (kind, value, font, width@1pt)."""
+    words, is_bold = [], False
+    for raw in paragraph.split():
+        word = []
+        for piece in _PIECES.split(raw):
+            if not piece:
+                continue
+            if piece == "**":
+                is_bold = not is_bold
+                continue
+            if piece[0] == ":" and piece[-1] == ":" and len(piece) > 2 and piece[1:-1] in ctx.icons:
+                word.append(("icon", piece[1:-1], None, ctx.icons[piece[1:-1]]))
+                continue
+            key = bold if is_bold else regular
+            word.append(("text", piece, key, _unit_width(piece, key)))
+        if word:
+            words.append(word)
+    return words
+
+
+def _word_width(word):
+    return sum(p[3] for p in word)
+
+
+def _wrap(paragraphs, max_units, space, wrap):
+    """Greedy line breaking in size-1 units (widths scale linearly with the size)."""
+    lines = []
+    for words in paragraphs:
+        if not words:
+            lines.append([])
+            continue
+        line, width = [], 0.0
+        for word in words:
+            ww = _word_width(word)
+            if line and wrap and width + space + ww > max_units:
+                lines.append(line)
+                line, width = [], 0.0
+            width += (space if line else 0) + ww
+            line.append(word)
+        lines.append(line)
+    return lines
+
+
+def _fits(lines, size, boxw, boxh, asc, desc, leading, space):
+    height = ((len(lines) - 1) * leading + (asc - desc)) * size * PT
+    if height > boxh + 1e-6:
+        return False
+    limit = boxw / PT / size + 1e-9
+    for line in lines:
+        width = sum(_word_width(w) for w in line) + space * max(0, len(line) - 1)
+        if width > limit:
+            return False
+    return True

@@ -1,0 +1,266 @@
+"""Load and validate a game folder: game.yaml, its decks and the templates they use.
+
+Everything that can be checked without drawing is checked here, so that a build either
+fails before writing anything or runs to the end."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import schema, yamlsrc
+from .errors import InputError, Problem, did_you_mean
+from .model import MAX_CARDS, MAX_COUNT, RESERVED, Deck, FieldSpec, Game, Template
+
+
+@dataclass
+class CardData:
+    """One card entry of a deck file, validated, with defaults filled in."""
+
+    index: int            # position in the deck file
+    line: int | None      # line of the entry in the deck file
+    fields: dict          # field values (declared fields only)
+    count: int
+    template: str
+    back: str | None      # a back template for this card alone
+    number: int | None    # pinned code number
+
+
+@dataclass
+class DeckSource:
+    id: str
+    path: Path
+    doc: yamlsrc.Doc
+    deck: Deck
+    size: tuple[float, float]
+    cards: list[CardData]
+
+
+@dataclass
+class TemplateSource:
+    name: str
+    path: Path
+    doc: yamlsrc.Doc
+    template: Template
+
+
+@dataclass
+class GameSource:
+    id: str
+    root: Path
+    doc: yamlsrc.Doc
+    game: Game
+    decks: list[DeckSource] = field(default_factory=list)
+    templates: dict[str, TemplateSource] = field(default_factory=dict)
+
+    def rel(self, path: Path) -> str:
+        """A path as shown in messages: relative to the working directory when possible."""
+        return _shown(path)
+
+
+def _shown(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def discover(cards_dir: Path) -> list[str]:
+    """Game ids: the folders under cards/ that hold a game.yaml, by name."""
+    if not cards_dir.is_dir():
+        return []
+    return sorted(p.name for p in cards_dir.iterdir() if (p / "game.yaml").is_file())
+
+
+def load_game(cards_dir: Path, templates_dir: Path, game_id: str) -> GameSource:
+    root = cards_dir / game_id
+    gpath = root / "game.yaml"
+    if not gpath.is_file():
+        known = discover(cards_dir)
+        raise InputError.at(_shown(cards_dir), None,
+                            f"no game '{game_id}' (no {game_id}/game.yaml){did_you_mean(game_id, known)}")
+    doc = yamlsrc.load(gpath, _shown(gpath))
+    if not isinstance(doc.data, dict):
+        raise doc.error((), "game.yaml should be a mapping of settings (title:, code:, ...)")
+    game = schema.validate(Game, doc)
+    src = GameSource(game_id, root, doc, game)
+    problems: list[Problem] = []
+
+    deck_paths = _deck_paths(src, problems)
+    template_dirs = [templates_dir / game_id, templates_dir / "shared"]
+    for path in deck_paths:
+        try:
+            src.decks.append(_load_deck(src, path))
+        except InputError as exc:
+            problems += exc.problems
+    if problems:
+        raise InputError(problems)
+
+    # the templates the decks name, found in templates/<game>/ then templates/shared/
+    wanted: dict[str, list[tuple[DeckSource, int | None]]] = {}
+    for deck in src.decks:
+        for card in deck.cards:
+            wanted.setdefault(card.template, []).append((deck, card.line))
+            if card.back:
+                wanted.setdefault(card.back, []).append((deck, card.line))
+        if deck.deck.back:
+            wanted.setdefault(deck.deck.back.template, []).append((deck, deck.doc.line(("back", "template"))))
+    available = {}
+    for tdir in reversed(template_dirs):
+        if tdir.is_dir():
+            for p in sorted(tdir.glob("*.yaml")):
+                available[p.stem] = p
+    for name in sorted(wanted):
+        if name not in available:
+            deck, line = wanted[name][0]
+            problems.append(Problem(_shown(deck.path), line,
+                                    f"unknown template '{name}'{did_you_mean(name, available)}; templates live in "
+                                    f"{_shown(template_dirs[0])}/ or {_shown(template_dirs[1])}/"))
+            continue
+        try:
+            src.templates[name] = _load_template(name, available[name])
+        except InputError as exc:
+            problems += exc.problems
+    if problems:
+        raise InputError(problems)
+    for deck in src.decks:
+        for name in sorted({c.template for c in deck.cards} | {c.back for c in deck.cards if c.back}
+                           | ({deck.deck.back.template} if deck.deck.back else set())):
+            tpl = src.templates[name]
+            if tpl.template.size and _differs(tpl.template.size, deck.size):
+                problems.append(Problem(_shown(tpl.path), tpl.doc.line(("size",)),
+                                        f"template is for {tpl.template.size[0]:g} x {tpl.template.size[1]:g} mm "
+                                        f"cards but deck '{deck.id}' has {deck.size[0]:g} x {deck.size[1]:g} mm"))
+    if problems:
+        raise InputError(problems)
+    return src
+
+
+def _differs(a, b):
+    return abs(a[0] - b[0]) > 0.01 or abs(a[1] - b[1]) > 0.01
+
+
+def _deck_paths(src: GameSource, problems) -> list[Path]:
+    if src.game.decks is None:
+        paths = sorted((src.root / "decks").glob("*.yaml"))
+        if not paths:
+            problems.append(Problem(_shown(src.doc.path), None,
+                                    "the game has no decks: add decks/<name>.yaml or list them under decks:"))
+        return paths
+    out = []
+    for i, rel in enumerate(src.game.decks):
+        try:
+            path = confined(src.root, rel)
+        except ValueError as exc:
+            problems.append(Problem(src.doc.path, src.doc.line(("decks", i)), str(exc)))
+            continue
+        if not path.is_file():
+            problems.append(Problem(src.doc.path, src.doc.line(("decks", i)), f"deck file '{rel}' not found"))
+            continue
+        out.append(path)
+    return out
+
+
+def confined(root: Path, rel: str) -> Path:
+    """`rel` resolved inside `root`; anything that escapes the game folder is refused."""
+    if not isinstance(rel, str) or not rel:
+        raise ValueError("expected a file path relative to the game folder")
+    path = (root / rel).resolve()
+    try:
+        path.relative_to(root.resolve())
+    except ValueError:
+        raise ValueError(f"'{rel}' points outside the game folder; keep files inside {root.name}/") from None
+    return path
+
+
+def _load_deck(src: GameSource, path: Path) -> DeckSource:
+    doc = yamlsrc.load(path, _shown(path))
+    if not isinstance(doc.data, dict):
+        raise doc.error((), "a deck file should be a mapping with name:, template:, fields: and cards:")
+    deck = schema.validate(Deck, doc)
+    size = deck.card_size or src.game.card_size
+    problems, cards = [], []
+    total = 0
+    for i, raw in enumerate(deck.cards):
+        try:
+            card = _card(deck, doc, i, raw)
+        except InputError as exc:
+            problems += exc.problems
+            continue
+        total += card.count
+        cards.append(card)
+    if total > MAX_CARDS:
+        problems.append(Problem(doc.path, doc.line(("cards",)),
+                                f"the deck holds {total} cards; the limit is {MAX_CARDS} per deck"))
+    if problems:
+        raise InputError(problems)
+    return DeckSource(path.stem, path, doc, deck, size, cards)
+
+
+_TYPES = {
+    "text": (str,), "int": (int,), "number": (int, float), "bool": (bool,), "list": (list,),
+}
+
+
+def _card(deck: Deck, doc, i, raw) -> CardData:
+    loc = ("cards", i)
+    problems = []
+
+    def err(key, message):
+        problems.append(Problem(doc.path, doc.line(loc + ((key,) if key else ())), message))
+
+    allowed = set(deck.fields) | set(RESERVED)
+    for key in raw:
+        if key not in allowed:
+            err(key, f"cards[{i}]: unknown field '{key}'{did_you_mean(key, allowed)}; "
+                     "declare it under fields: at the top of the deck")
+    values = {}
+    for name, spec in deck.fields.items():
+        if name in raw:
+            value = raw[name]
+            message = _check_value(name, value, spec)
+            if message:
+                err(name, f"cards[{i}].{name}: {message}")
+            values[name] = value
+        elif spec.required:
+            err(None, f"cards[{i}]: required field '{name}' is missing")
+        else:
+            values[name] = spec.default
+    count = raw.get("count", 1)
+    if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_COUNT:
+        err("count", f"cards[{i}].count: expected a whole number from 0 to {MAX_COUNT}, got {count!r}")
+        count = 1
+    template = raw.get("template", deck.template)
+    if template is None:
+        err(None, f"cards[{i}]: no template; set template: on the card or on the deck")
+    elif not isinstance(template, str):
+        err("template", f"cards[{i}].template: expected a template name")
+    back = raw.get("back")
+    if back is not None and not isinstance(back, str):
+        err("back", f"cards[{i}].back: expected a template name")
+    number = raw.get("number")
+    if number is not None and (isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= 99999):
+        err("number", f"cards[{i}].number: expected a whole number from 1 to 99999")
+    if problems:
+        raise InputError(problems)
+    return CardData(i, doc.line(loc), values, count, template, back, number)
+
+
+def _check_value(name: str, value, spec: FieldSpec) -> str | None:
+    if value is None:
+        return "is empty; give a value or remove the key" if spec.required else None
+    types = _TYPES[spec.type]
+    if isinstance(value, bool) and spec.type != "bool" or not isinstance(value, types):
+        return f"expected {spec.type}, got {value!r}"
+    if spec.type == "text" and len(value) > 5000:
+        return "text is longer than 5000 characters"
+    if spec.choices is not None and value not in spec.choices:
+        return f"{value!r} is not one of the allowed values{did_you_mean(value, spec.choices)}"
+    return None
+
+
+def _load_template(name: str, path: Path) -> TemplateSource:
+    doc = yamlsrc.load(path, _shown(path))
+    if not isinstance(doc.data, dict):
+        raise doc.error((), "a template should be a mapping with elements:")
+    return TemplateSource(name, path, doc, schema.validate(Template, doc))

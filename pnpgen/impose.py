@@ -1,0 +1,187 @@
+"""Impose cards on sheets: how many fit, where each front and back goes, and where the
+crop marks are. Pure geometry in millimetres, page coordinates with the origin at the
+page's bottom-left and y up (as in PDF); no drawing happens here.
+
+A slot's `transform` maps card coordinates (mm, origin at the trim's bottom-left, y up)
+onto the page, so a rotated card is just another transform. The back of the card in
+front slot i is placed by reflecting that slot across the flip axis of the sheet and
+mirroring the card about its own vertical axis, which is exactly what happens to the
+paper in a duplex printer; tests check the registration numerically."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from .errors import InputError
+
+MARK_GAP = 1.0       # between the bleed edge and the start of a crop mark, mm
+MARK_MIN = 3.0       # shortest useful crop mark, mm
+MARK_MAX = 5.0
+SLUG_ROOM = 2.6      # height a slug line needs, mm
+
+Affine = tuple  # (a, b, c, d, e, f): x' = a*u + c*v + e, y' = b*u + d*v + f
+
+
+def compose(p: Affine, q: Affine) -> Affine:
+    """p after q."""
+    a1, b1, c1, d1, e1, f1 = p
+    a2, b2, c2, d2, e2, f2 = q
+    return (a1 * a2 + c1 * b2, b1 * a2 + d1 * b2,
+            a1 * c2 + c1 * d2, b1 * c2 + d1 * d2,
+            a1 * e2 + c1 * f2 + e1, b1 * e2 + d1 * f2 + f1)
+
+
+def apply(t: Affine, x: float, y: float) -> tuple[float, float]:
+    a, b, c, d, e, f = t
+    return (a * x + c * y + e, b * x + d * y + f)
+
+
+@dataclass(frozen=True)
+class Slot:
+    trim: tuple       # (x, y, w, h) of the trimmed card on the page
+    clip: tuple       # (x, y, w, h): the trim plus the bleed that this slot has room for
+    transform: Affine # card mm -> page mm
+
+
+@dataclass(frozen=True)
+class Slug:
+    x: float          # anchor: centre of the slug line's baseline
+    y: float
+    angle: float      # 0 along the bottom/top edge, 90 up the left edge, 270 down the right
+    length: float     # room along the line, mm
+    height: float     # room across the line, mm
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """Where everything goes on a sheet; the same for every sheet of a deck."""
+
+    page: tuple[float, float]
+    card: tuple[float, float]
+    bleed: float
+    cut: str               # "shared" or "gutter"
+    rotated: bool          # cards turned 90 degrees on the sheet
+    cols: int
+    rows: int
+    flip: str
+    fronts: tuple          # Slot per card position, row by row from the top-left
+    backs: tuple           # backs[i] is where the back of fronts[i] goes on the back page
+    marks: tuple           # crop marks ((x0, y0), (x1, y1)) on the front page
+    slug: Slug
+
+    @property
+    def per_sheet(self) -> int:
+        return len(self.fronts)
+
+
+def fit(page, card, bleed, margin, cut="auto"):
+    """(count, rotated, cut, cols, rows) of the best grid, or None if no card fits."""
+    W, H = page
+    need = 2 * (margin + MARK_GAP + MARK_MIN)
+    best = None
+    for rotated in (False, True):
+        cw, ch = (card[1], card[0]) if rotated else card
+        for mode in ("gutter", "shared"):
+            if cut != "auto" and mode != cut:
+                continue
+            if mode == "gutter":
+                cols = math.floor((W - need) / (cw + 2 * bleed) + 1e-9)
+                rows = math.floor((H - need) / (ch + 2 * bleed) + 1e-9)
+            else:
+                cols = math.floor((W - need - 2 * bleed) / cw + 1e-9)
+                rows = math.floor((H - need - 2 * bleed) / ch + 1e-9)
+            count = max(cols, 0) * max(rows, 0)
+            # more cards first; then upright cards; then gutters (full bleed on every card)
+            score = (count, not rotated, mode == "gutter")
+            if count and (best is None or score > best[0]):
+                best = (score, (count, rotated, mode, cols, rows))
+    return best[1] if best else None
+
+
+def impose(page, card, bleed, margin, cut="auto", flip="long") -> Sheet:
+    W, H = page
+    found = fit(page, card, bleed, margin, cut)
+    if found is None:
+        raise InputError.at("(settings)", None,
+                            f"a {card[0]:g} x {card[1]:g} mm card with {bleed:g} mm bleed and crop marks does "
+                            f"not fit on a {W:g} x {H:g} mm page with {margin:g} mm printer margins; "
+                            "choose larger paper or smaller cards")
+    _, rotated, mode, cols, rows = found
+    w, h = card
+    cw, ch = (h, w) if rotated else (w, h)
+    pitch_x = cw + (2 * bleed if mode == "gutter" else 0)
+    pitch_y = ch + (2 * bleed if mode == "gutter" else 0)
+    grid_w = cols * pitch_x + (2 * bleed if mode == "shared" else 0)
+    grid_h = rows * pitch_y + (2 * bleed if mode == "shared" else 0)
+    left = (W - grid_w) / 2 + bleed      # trim left of the first column
+    top = (H + grid_h) / 2 - bleed       # trim top of the first row
+
+    if flip == "long":   # portrait page turned about its long (vertical) side
+        flip_t = (-1, 0, 0, 1, W, 0)
+    else:                # turned about its short (horizontal) side
+        flip_t = (1, 0, 0, -1, 0, H)
+    mirror = (-1, 0, 0, 1, w, 0)  # a card turned over left-to-right
+
+    fronts, backs = [], []
+    for r in range(rows):
+        for c in range(cols):
+            x = left + c * pitch_x
+            y = top - r * pitch_y - ch
+            trim = (x, y, cw, ch)
+            if mode == "gutter":
+                clip = (x - bleed, y - bleed, cw + 2 * bleed, ch + 2 * bleed)
+            else:
+                x0 = x - (bleed if c == 0 else 0)
+                x1 = x + cw + (bleed if c == cols - 1 else 0)
+                y1 = y + ch + (bleed if r == 0 else 0)
+                y0 = y - (bleed if r == rows - 1 else 0)
+                clip = (x0, y0, x1 - x0, y1 - y0)
+            if rotated:   # card up points to the page's left
+                t = (0, 1, -1, 0, x + cw, y)
+            else:
+                t = (1, 0, 0, 1, x, y)
+            fronts.append(Slot(trim, clip, t))
+            backs.append(Slot(_flip_rect(trim, flip_t), _flip_rect(clip, flip_t),
+                              compose(flip_t, compose(t, mirror))))
+
+    gx0, gx1 = left - bleed, left - bleed + grid_w
+    gy1, gy0 = top + bleed, top + bleed - grid_h
+    zones = {"bottom": gy0 - margin, "top": H - margin - gy1,
+             "left": gx0 - margin, "right": W - margin - gx1}
+    slug_side = max(("bottom", "top", "left", "right"), key=lambda s: (zones[s] - (s in ("left", "right")) * 0.5, s == "bottom"))
+    lengths = {}
+    for side, z in zones.items():
+        room = z - MARK_GAP
+        if side == slug_side:
+            room -= SLUG_ROOM
+        lengths[side] = max(MARK_MIN, min(MARK_MAX, room))
+
+    xs = sorted({round(v, 6) for s in fronts for v in (s.trim[0], s.trim[0] + s.trim[2])})
+    ys = sorted({round(v, 6) for s in fronts for v in (s.trim[1], s.trim[1] + s.trim[3])})
+    marks = []
+    for x in xs:
+        marks.append(((x, gy1 + MARK_GAP), (x, gy1 + MARK_GAP + lengths["top"])))
+        marks.append(((x, gy0 - MARK_GAP), (x, gy0 - MARK_GAP - lengths["bottom"])))
+    for y in ys:
+        marks.append(((gx0 - MARK_GAP, y), (gx0 - MARK_GAP - lengths["left"], y)))
+        marks.append(((gx1 + MARK_GAP, y), (gx1 + MARK_GAP + lengths["right"], y)))
+
+    room = max(0.0, zones[slug_side] - MARK_GAP - lengths[slug_side])
+    if slug_side == "bottom":
+        slug = Slug(W / 2, margin + 0.3, 0, grid_w, room)
+    elif slug_side == "top":
+        slug = Slug(W / 2, H - margin - 2.0, 0, grid_w, room)
+    elif slug_side == "left":
+        slug = Slug(margin + 2.0, H / 2, 90, grid_h, room)
+    else:
+        slug = Slug(W - margin - 2.0, H / 2, 270, grid_h, room)
+    return Sheet(page, card, bleed, mode, rotated, cols, rows, flip, tuple(fronts), tuple(backs),
+                 tuple(marks), slug)
+
+
+def _flip_rect(rect, flip_t):
+    x, y, w, h = rect
+    ax, ay = apply(flip_t, x, y)
+    bx, by = apply(flip_t, x + w, y + h)
+    return (min(ax, bx), min(ay, by), abs(bx - ax), abs(by - ay))

@@ -1,0 +1,203 @@
+"""The YAML schema of a game folder, one class per file kind. Each key is an attribute
+with its validator and a docstring under it, so the schema documents itself (see
+`pnpgen schema`) and every error names the key it is about."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from .elements import Circle, Image, Line, Polygon, Rect, Text
+from .schema import Schema, Size
+
+MAX_COUNT = 1000
+"""Most copies of one card."""
+MAX_CARDS = 20_000
+"""Most cards (copies included) in one deck."""
+
+NAME = r"^[a-z][a-z0-9_-]*$"
+
+
+class ElementEntry(Schema):
+    """One entry of a template's `elements:` list: exactly one element key."""
+
+    rect: Rect | None = None
+    """A rectangle (rounded with `r`)."""
+    circle: Circle | None = None
+    """A circle or ellipse."""
+    polygon: Polygon | None = None
+    """A polygon from points, or a regular polygon."""
+    line: Line | None = None
+    """An open line through points."""
+    text: Text | None = None
+    """A text box with wrapping, auto-shrink and inline icons."""
+    image: Image | None = None
+    """A PNG or JPEG image."""
+
+    @model_validator(mode="after")
+    def _exactly_one(self):
+        set_ = [k for k in type(self).model_fields if getattr(self, k) is not None]
+        if len(set_) != 1:
+            raise ValueError("each element is one of: " + ", ".join(type(self).model_fields)
+                             + (f" (this one has {', '.join(set_)})" if set_ else ""))
+        return self
+
+    @property
+    def element(self):
+        for k in type(self).model_fields:
+            value = getattr(self, k)
+            if value is not None:
+                return value
+
+
+class CodeMark(Schema):
+    """Where a card's code (e.g. SWM-017) is printed on the face."""
+
+    x: float | None = None
+    """Left edge of the code's box, mm (default: the trim's left)."""
+    y: float | None = None
+    """Baseline of the code, mm from the trim's top (default: 2.3 mm above the bottom)."""
+    w: float | None = None
+    """Width of the code's box, mm (default: the card's width)."""
+    align: Literal["left", "center", "right"] = "center"
+    """Alignment in the box."""
+    size: float = Field(4.5, ge=3, le=12)
+    """Font size, pt."""
+    color: str = "#555555"
+    """Colour of the code."""
+
+
+class Template(Schema):
+    """A layout template file: `templates/<game>/<name>.yaml` or `templates/shared/<name>.yaml`."""
+
+    size: Size | None = None
+    """The card size the template is drawn for; a deck of another size is an error."""
+    code: CodeMark | Literal[False] = CodeMark()
+    """Where the card code is printed, or false to leave it off (a unique back prints it
+    too; a common back never does)."""
+    elements: list[ElementEntry] = Field(min_length=1, max_length=500)
+    """What to draw, bottom to top."""
+
+
+class Icon(Schema):
+    """An icon that text can draw inline as `:name:`."""
+
+    image: str | None = None
+    """A PNG or JPEG file in the game's folder."""
+    size: Size | None = None
+    """Design box of a vector icon, mm [w, h]; elements are placed in it."""
+    elements: list[ElementEntry] | None = None
+    """Shapes drawing a vector icon in its design box."""
+
+    @model_validator(mode="after")
+    def _one_kind(self):
+        if (self.image is None) == (self.elements is None):
+            raise ValueError("an icon has either image: or elements: (with size:)")
+        if self.elements is not None and self.size is None:
+            raise ValueError("a vector icon needs size: [w, h] for its elements")
+        return self
+
+
+class Game(Schema):
+    """`cards/<game>/game.yaml`: settings shared by every deck of a game."""
+
+    title: str = Field(min_length=1, max_length=120)
+    """The game's name, printed on each sheet's slug line."""
+    code: str = Field(pattern=r"^[A-Z][A-Z0-9]{1,5}$")
+    """Card-code prefix, 2 to 6 capitals: SWM gives SWM-001, SWM-002..."""
+    paper: Literal["letter", "a4"] = "letter"
+    """Paper size for the sheets (`pnpgen build --paper` overrides)."""
+    card_size: Size = "poker"
+    """Default card size: poker, bridge, mini, mini-us, mini-eu, tarot, square, square-euro,
+    square-large, jumbo, business, or [w, h] in mm."""
+    bleed: float = Field(3.175, ge=0, le=10)
+    """Bleed around each card, mm (1/8 in by default)."""
+    safe: float = Field(3.175, ge=0, le=20)
+    """Safe-zone inset inside the trim, mm; templates can read it as `card.safe`."""
+    flip: Literal["long", "short"] = "long"
+    """Duplex flip edge the backs are laid out for."""
+    cut: Literal["auto", "shared", "gutter"] = "auto"
+    """shared: cards touch, one cut per line; gutter: full bleed round every card;
+    auto: whichever fits more cards (gutter on a tie)."""
+    printer_margin: float = Field(5, ge=0, le=25)
+    """Border of the page that a home printer cannot print, mm; nothing is put there."""
+    decks: list[str] | None = None
+    """Deck files in build order, relative to the game folder (default: decks/*.yaml by name)."""
+    fonts: dict[str, str] = {}
+    """Extra fonts: name -> .ttf file in the game's folder."""
+    icons: dict[str, Icon] = {}
+    """Inline icons, used in text as `:name:`."""
+    colors: dict[str, str] = {}
+    """Named colours, usable wherever a colour is asked for."""
+    credits: str = ""
+    """A line for the credits (e.g. which content is reconstructed)."""
+
+    @field_validator("icons", "colors", "fonts")
+    @classmethod
+    def _names(cls, value: dict):
+        for key in value:
+            if not re.match(NAME, key):
+                raise ValueError(f"name '{key}' should be lower-case letters, digits, - or _")
+        return value
+
+
+class FieldSpec(Schema):
+    """Declares one field that the deck's cards may carry."""
+
+    type: Literal["text", "int", "number", "bool", "list"] = "text"
+    """The value's type."""
+    required: bool = False
+    """Every card must give this field."""
+    default: Any = None
+    """Value for cards that do not give it."""
+    choices: list[Any] | None = None
+    """The only values allowed."""
+    description: str = ""
+    """What the field means (for humans and `pnpgen list`)."""
+
+
+class Back(Schema):
+    """The back of a deck's cards."""
+
+    template: str = Field(pattern=NAME)
+    """The back's layout template."""
+    per_card: bool = False
+    """Each card gets its own back drawn from its fields (e.g. a map on every card); otherwise
+    one common back is drawn once and reused."""
+
+
+RESERVED = {
+    "count": "copies of this card (default 1)",
+    "template": "front template for this card (default: the deck's)",
+    "back": "a back template for this card alone",
+    "number": "the number in this card's code (default: next free number)",
+}
+
+
+class Deck(Schema):
+    """`cards/<game>/decks/<deck>.yaml`: one deck of same-size cards."""
+
+    name: str = Field(min_length=1, max_length=120)
+    """The deck's name, printed on the slug line."""
+    template: str | None = Field(None, pattern=NAME)
+    """Front template used by cards that name none."""
+    back: Back | None = None
+    """The cards' back; leave it out for single-sided cards."""
+    card_size: Size | None = None
+    """Card size for this deck (default: the game's)."""
+    fields: dict[str, FieldSpec] = {}
+    """The fields its cards may carry; any other key on a card is an error."""
+    cards: list[dict[str, Any]] = Field(min_length=1, max_length=MAX_CARDS)
+    """The cards: each a mapping of field values, plus count, template, back and number."""
+
+    @field_validator("fields")
+    @classmethod
+    def _field_names(cls, value: dict):
+        for key in value:
+            if not re.match(r"^[A-Za-z_][A-Za-z0-9_]*$", key):
+                raise ValueError(f"field name '{key}' must be letters, digits and _ (usable in templates)")
+            if key in RESERVED or key in ("card", "game", "deck", "colors"):
+                raise ValueError(f"field name '{key}' is reserved")
+        return value

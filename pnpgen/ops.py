@@ -1,0 +1,84 @@
+"""Positioned draw operations: what layout produces and render consumes.
+
+All geometry is in millimetres in card coordinates: origin at the trim box's top-left
+corner, x to the right, y downwards (as a designer measures a card). Colours are
+reportlab Color objects or None for "no paint". Only render.py knows about points.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Paint:
+    fill: Any = None
+    stroke: Any = None
+    width: float = 0.3  # stroke width, mm
+    dash: tuple = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Rect:
+    x: float
+    y: float
+    w: float
+    h: float
+    r: float
+    paint: Paint
+
+
+@dataclass(frozen=True, slots=True)
+class Ellipse:
+    cx: float
+    cy: float
+    rx: float
+    ry: float
+    paint: Paint
+
+
+@dataclass(frozen=True, slots=True)
+class Path:
+    points: tuple  # ((x, y), ...)
+    closed: bool
+    paint: Paint
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """A piece of one text line: a string in one font, or an inline icon."""
+
+    x: float          # offset from the line's start, mm
+    text: str         # the string, or the icon's name when icon is True
+    font: str
+    icon: bool = False
+    w: float = 0.0    # icon width, mm
+    h: float = 0.0    # icon height, mm
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    lines: tuple      # ((x, baseline_y, (Run, ...)), ...), in the unrotated box
+    size: float       # font size, pt
+    color: Any
+    rotate: float     # degrees counter-clockwise about (cx, cy)
+    cx: float
+    cy: float
+
+
+@dataclass(frozen=True, slots=True)
+class Image:
+    src: str          # absolute path
+    x: float          # where the whole image goes (may exceed the clip)
+    y: float
+    w: float
+    h: float
+    clip: tuple | None  # (x, y, w, h) or None
+
+
+@dataclass(frozen=True, slots=True)
+class Form:
+    """Draw a shared, already-drawn group of operations (a reportlab form XObject)."""
+
+    name: str

@@ -1,0 +1,23 @@
+"""Named sizes shipped as YAML, so the vocabulary is visible in the tree."""
+
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+
+HERE = Path(__file__).parent
+
+
+@lru_cache(maxsize=None)
+def sizes() -> dict:
+    with open(HERE / "sizes.yaml", encoding="utf-8") as fh:
+        data = yaml.safe_load(fh)
+    return {kind: {k: tuple(float(x) for x in v) for k, v in table.items()} for kind, table in data.items()}
+
+
+def card_sizes() -> dict[str, tuple[float, float]]:
+    return sizes()["cards"]
+
+
+def papers() -> dict[str, tuple[float, float]]:
+    return sizes()["papers"]

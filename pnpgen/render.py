@@ -1,0 +1,170 @@
+"""The reportlab edge: draw imposed sheets of laid-out cards into a PDF. Millimetres
+become points only here."""
+
+from __future__ import annotations
+
+from reportlab import rl_config
+from reportlab.lib.colors import Color
+from reportlab.pdfgen.canvas import Canvas
+
+from . import ops
+from .impose import Sheet
+
+MM = 72 / 25.4
+rl_config.useA85 = 0  # binary streams: smaller files, same content
+MARK_COLOR = Color(0, 0, 0)
+SLUG_COLOR = Color(0.35, 0.35, 0.35)
+
+
+class CardCanvas:
+    """A PDF being drawn: shared forms are defined once, then pages of cards."""
+
+    def __init__(self, path: str, page_mm: tuple[float, float], title: str, forms: dict, bleed: float):
+        self.c = Canvas(path, pagesize=(page_mm[0] * MM, page_mm[1] * MM), invariant=1,
+                        pageCompression=1)
+        self.c.setTitle(title)
+        self.c.setCreator("pnpgen")
+        self.c.setAuthor("")
+        self.forms = forms
+        self.bleed = bleed
+        self.defined: set[str] = set()
+
+    def define_forms(self, names):
+        """Draw each shared group once as a form XObject (before pages use it)."""
+        for name in names:
+            if name in self.defined:
+                continue
+            (w, h), body = self.forms[name]
+            b = self.bleed if not name.startswith("icon.") else 0
+            self.c.beginForm(name, -b * MM, -b * MM, (w + b) * MM, (h + b) * MM)
+            self._draw(body, h)
+            self.c.endForm()
+            self.defined.add(name)
+
+    # --- pages ----------------------------------------------------------------------------
+    def card(self, slot, body, card_h):
+        c = self.c
+        c.saveState()
+        x, y, w, h = slot.clip
+        p = c.beginPath()
+        p.rect(x * MM, y * MM, w * MM, h * MM)
+        c.clipPath(p, stroke=0, fill=0)
+        a, b, cc, d, e, f = slot.transform
+        c.transform(a, b, cc, d, e * MM, f * MM)
+        self._draw(body, card_h)
+        c.restoreState()
+
+    def marks(self, sheet: Sheet):
+        c = self.c
+        c.saveState()
+        c.setStrokeColor(MARK_COLOR)
+        c.setLineWidth(0.25)
+        c.lines([(x0 * MM, y0 * MM, x1 * MM, y1 * MM) for (x0, y0), (x1, y1) in sheet.marks])
+        c.restoreState()
+
+    def slug(self, sheet: Sheet, text: str, font: str):
+        s = sheet.slug
+        if s.height < 1.2:
+            return
+        size = min(6.0, s.height * MM / 1.1)
+        c = self.c
+        c.saveState()
+        c.translate(s.x * MM, s.y * MM)
+        c.rotate(s.angle)
+        c.setFillColor(SLUG_COLOR)
+        c.setFont(font, size)
+        c.drawCentredString(0, 0, text)
+        c.restoreState()
+
+    def page(self):
+        self.c.showPage()
+
+    def save(self):
+        self.c.save()
+
+    # --- draw operations (card mm, y down) --------------------------------------------------
+    def _draw(self, body, card_h):
+        c = self.c
+        for op in body:
+            kind = type(op)
+            if kind is ops.Form:
+                c.doForm(op.name)
+            elif kind is ops.Text:
+                self._text(op, card_h)
+            elif kind is ops.Rect:
+                fill, stroke = self._paint(op.paint)
+                if fill or stroke:
+                    y = (card_h - op.y - op.h) * MM
+                    if op.r:
+                        c.roundRect(op.x * MM, y, op.w * MM, op.h * MM, op.r * MM, stroke=stroke, fill=fill)
+                    else:
+                        c.rect(op.x * MM, y, op.w * MM, op.h * MM, stroke=stroke, fill=fill)
+            elif kind is ops.Ellipse:
+                fill, stroke = self._paint(op.paint)
+                if fill or stroke:
+                    cy = card_h - op.cy
+                    c.ellipse((op.cx - op.rx) * MM, (cy - op.ry) * MM, (op.cx + op.rx) * MM,
+                              (cy + op.ry) * MM, stroke=stroke, fill=fill)
+            elif kind is ops.Path:
+                fill, stroke = self._paint(op.paint)
+                if fill or stroke:
+                    p = c.beginPath()
+                    (x0, y0), rest = op.points[0], op.points[1:]
+                    p.moveTo(x0 * MM, (card_h - y0) * MM)
+                    for x, y in rest:
+                        p.lineTo(x * MM, (card_h - y) * MM)
+                    if op.closed:
+                        p.close()
+                    c.drawPath(p, stroke=stroke, fill=fill if op.closed else 0)
+            elif kind is ops.Image:
+                y = (card_h - op.y - op.h) * MM
+                if op.clip:
+                    c.saveState()
+                    cx, cy, cw, ch = op.clip
+                    p = c.beginPath()
+                    p.rect(cx * MM, (card_h - cy - ch) * MM, cw * MM, ch * MM)
+                    c.clipPath(p, stroke=0, fill=0)
+                c.drawImage(op.src, op.x * MM, y, op.w * MM, op.h * MM, mask="auto")
+                if op.clip:
+                    c.restoreState()
+
+    def _paint(self, paint: ops.Paint):
+        c = self.c
+        fill = stroke = 0
+        if paint.fill is not None:
+            c.setFillColor(paint.fill)
+            fill = 1
+        if paint.stroke is not None and paint.width > 0:
+            c.setStrokeColor(paint.stroke)
+            c.setLineWidth(paint.width * MM)
+            c.setDash([d * MM for d in paint.dash] if paint.dash else [])
+            stroke = 1
+        return fill, stroke
+
+    def _text(self, op: ops.Text, card_h):
+        c = self.c
+        rotated = bool(op.rotate)
+        if rotated:
+            c.saveState()
+            c.translate(op.cx * MM, (card_h - op.cy) * MM)
+            c.rotate(op.rotate)
+            c.translate(-op.cx * MM, -(card_h - op.cy) * MM)
+        c.setFillColor(op.color if op.color is not None else MARK_COLOR)
+        size = op.size
+        for lx, baseline, runs in op.lines:
+            y = (card_h - baseline) * MM
+            for run in runs:
+                x = (lx + run.x) * MM
+                if run.icon:
+                    (bw, bh), _ = self.forms["icon." + run.text]
+                    scale = run.h / bh
+                    c.saveState()
+                    c.translate(x, y - 0.17 * run.h * MM)
+                    c.scale(scale, scale)
+                    c.doForm("icon." + run.text)
+                    c.restoreState()
+                else:
+                    c.setFont(run.font, size)
+                    c.drawString(x, y, run.text)
+        if rotated:
+            c.restoreState()
