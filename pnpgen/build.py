@@ -107,9 +107,9 @@ def _build_deck(game: GameSource, deck: DeckSource, layouter: Layouter, cards, o
     fd, tmp = tempfile.mkstemp(prefix=f".{deck.id}.", suffix=".pdf.part", dir=outdir)
     os.close(fd)
     try:
-        canvas = CardCanvas(tmp, page, f"{g.title} - {deck.deck.name}", layouter.forms, g.bleed)
-        canvas.define_forms(sorted(layouter.forms))
         slug_font = fonts.ensure("sans", fonts.BUILTIN["sans"])
+        canvas = CardCanvas(tmp, page, f"{g.title} - {deck.deck.name}", layouter.forms, g.bleed, slug_font)
+        canvas.define_forms(sorted(layouter.forms))
         card_h = deck.size[1]
         flip = "long-edge" if sheet.flip == "long" else "short-edge"
         for s in range(sheets):

@@ -1,0 +1,124 @@
+"""Read geometry back from our PDFs: a small content-stream walker (pypdf parses the
+operators; we track q/Q and cm) that reports card placements and stroked line segments."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pypdf import PdfReader
+from pypdf.generic import ContentStream
+
+MM = 72 / 25.4
+IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+
+
+def mul(m, n):
+    """m then n (PDF convention: new CTM = m x CTM)."""
+    a, b, c, d, e, f = m
+    A, B, C, D, E, F = n
+    return (a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D,
+            e * A + f * C + E, e * B + f * D + F)
+
+
+def apply(m, x, y):
+    a, b, c, d, e, f = m
+    return (a * x + c * y + e, b * x + d * y + f)
+
+
+@dataclass
+class Placement:
+    """A card drawn on a page: its clip rectangle and the matrix of its card space (pt)."""
+
+    clip: tuple        # (x, y, w, h) in points
+    matrix: tuple      # card pt -> page pt
+    forms: list        # names of form XObjects drawn directly in it
+
+
+@dataclass
+class PageGeometry:
+    placements: list
+    lines: list        # ((x0, y0), (x1, y1), line width) stroked at page level, points
+
+
+def page_geometry(reader: PdfReader, index: int) -> PageGeometry:
+    page = reader.pages[index]
+    ops = ContentStream(page.get_contents(), reader).operations
+    ctm, stack = IDENTITY, []
+    placements, lines = [], []
+    path, pending_clip, width = [], None, 1.0
+    current = None
+    for operands, op in ops:
+        op = op.decode() if isinstance(op, bytes) else op
+        if op == "q":
+            stack.append((ctm, width, current))
+        elif op == "Q":
+            ctm, width, current = stack.pop()
+        elif op == "cm":
+            m = tuple(float(v) for v in operands)
+            ctm = mul(m, ctm)
+            if pending_clip is not None and len(stack) == 1:
+                current = Placement(pending_clip, ctm, [])
+                placements.append(current)
+                pending_clip = None
+        elif op == "w":
+            width = float(operands[0])
+        elif op == "re":
+            x, y, w, h = (float(v) for v in operands)
+            path.append(("re", (x, y, w, h)))
+        elif op == "m":
+            path.append(("m", apply(ctm, float(operands[0]), float(operands[1]))))
+        elif op == "l":
+            path.append(("l", apply(ctm, float(operands[0]), float(operands[1]))))
+        elif op in ("W", "W*"):
+            rects = [p[1] for p in path if p[0] == "re"]
+            if rects and len(stack) == 1:
+                pending_clip = rects[0]
+        elif op == "n":
+            path = []
+        elif op in ("S", "s", "B", "B*", "b", "b*", "f", "F", "f*"):
+            if op == "S" and ctm == IDENTITY:
+                start = None
+                for kind, pt in path:
+                    if kind == "m":
+                        start = pt
+                    elif kind == "l" and start is not None:
+                        lines.append((start, pt, width))
+                        start = pt
+            path = []
+        elif op == "Do" and current is not None:
+            current.forms.append(str(operands[0]))
+    return PageGeometry(placements, lines)
+
+
+def fonts_of(reader: PdfReader):
+    """Every font dictionary used by pages and the form XObjects they draw."""
+    seen, out = set(), []
+
+    def walk(resources):
+        if not resources:
+            return
+        resources = resources.get_object()
+        for font in (resources.get("/Font") or {}).values():
+            font = font.get_object()
+            if id(font) not in seen:
+                seen.add(id(font))
+                out.append(font)
+        for xobj in (resources.get("/XObject") or {}).values():
+            xobj = xobj.get_object()
+            if xobj.get("/Subtype") == "/Form" and id(xobj) not in seen:
+                seen.add(id(xobj))
+                walk(xobj.get("/Resources"))
+
+    for page in reader.pages:
+        walk(page.get("/Resources"))
+    return out
+
+
+def is_embedded(font) -> bool:
+    if font.get("/Subtype") == "/Type0":
+        font = font["/DescendantFonts"][0].get_object()
+    desc = font.get("/FontDescriptor")
+    if desc is None:
+        return False
+    desc = desc.get_object()
+    return any(k in desc for k in ("/FontFile", "/FontFile2", "/FontFile3"))
