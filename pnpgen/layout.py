@@ -7,6 +7,7 @@ runs that render once as shared forms; only the rest is evaluated per card."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,6 +26,7 @@ MAX_IMAGE_BYTES = 50_000_000
 MAX_IMAGE_PIXELS = 80_000_000
 PILImage.MAX_IMAGE_PIXELS = MAX_IMAGE_PIXELS
 BUILTIN_NAMES = {"card", "game", "deck", "colors"}
+_SIMPLE = re.compile(r"^\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$")
 
 
 class LayoutError(Exception):
@@ -56,6 +58,7 @@ class Layouter:
         self._fonts: dict = {}
         self.forms: dict[str, tuple[tuple[float, float], list]] = {}  # name -> (size mm, ops)
         self.warnings: list[str] = []
+        self.text_cache: dict = {}
         self.vars: dict = {}
         self._where = ""
         self.icons = {}  # name -> aspect (w / h)
@@ -68,7 +71,15 @@ class Layouter:
             return value
         tpl = self._compiled.get(value)
         if tpl is None:
-            tpl = self._compiled[value] = self.env.from_string(value)
+            simple = _SIMPLE.match(value)
+            # '{{ name }}' is most of what templates say: look it up without a Jinja render
+            tpl = self._compiled[value] = simple.group(1) if simple else self.env.from_string(value)
+        if isinstance(tpl, str):
+            try:
+                result = self.vars[tpl]
+            except KeyError:
+                raise UndefinedError(f"'{tpl}' is undefined") from None
+            return result if isinstance(result, str) else str(result)
         return tpl.render(self.vars)
 
     def color(self, value):

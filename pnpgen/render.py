@@ -151,22 +151,30 @@ class CardCanvas:
             c.translate(op.cx * MM, (card_h - op.cy) * MM)
             c.rotate(op.rotate)
             c.translate(-op.cx * MM, -(card_h - op.cy) * MM)
-        c.setFillColor(op.color if op.color is not None else MARK_COLOR)
         size = op.size
+        t = c.beginText()
+        t.setFillColor(op.color if op.color is not None else MARK_COLOR)
+        font, icons = None, []
         for lx, baseline, runs in op.lines:
             y = (card_h - baseline) * MM
             for run in runs:
                 x = (lx + run.x) * MM
                 if run.icon:
-                    (bw, bh), _ = self.forms["icon." + run.text]
-                    scale = run.h / bh
-                    c.saveState()
-                    c.translate(x, y - 0.17 * run.h * MM)
-                    c.scale(scale, scale)
-                    c.doForm("icon." + run.text)
-                    c.restoreState()
-                else:
-                    c.setFont(run.font, size)
-                    c.drawString(x, y, run.text)
+                    icons.append((x, y, run))
+                    continue
+                if run.font != font:
+                    font = run.font
+                    t.setFont(font, size)
+                t.setTextOrigin(x, y)
+                t.textOut(run.text)
+        c.drawText(t)
+        for x, y, run in icons:
+            (bw, bh), _ = self.forms["icon." + run.text]
+            scale = run.h / bh
+            c.saveState()
+            c.translate(x, y - 0.17 * run.h * MM)
+            c.scale(scale, scale)
+            c.doForm("icon." + run.text)
+            c.restoreState()
         if rotated:
             c.restoreState()

@@ -60,6 +60,20 @@ class Text(Element):
         content = ctx.eval(self.text)
         if not content.strip():
             return []
+        # copies and repeated rules text lay out identically: reuse the result
+        key = (id(self), content, ctx.eval(self.color))
+        cached = ctx.text_cache.get(key)
+        if cached is None:
+            if len(ctx.text_cache) > 20_000:
+                ctx.text_cache.clear()
+            cached = ctx.text_cache[key] = self._layout(content, ctx)
+        op, overflow = cached
+        if overflow:
+            ctx.warn(overflow)
+        return [op]
+
+    def _layout(self, content, ctx):
+        overflow = None
         regular = ctx.font(self.font)
         bold = ctx.bold_of(regular)
         boxw, boxh = (self.h, self.w) if self.rotate in (90, 270) else (self.w, self.h)
@@ -84,11 +98,11 @@ class Text(Element):
             if best is None:
                 size = low
                 lines = _wrap(paragraphs, boxw / PT / size, space, self.wrap)
-                ctx.warn(f"text does not fit its {self.w:g} x {self.h:g} mm box even at "
-                         f"min_size {low:g} pt: {content[:40]!r}")
+                overflow = (f"text does not fit its {self.w:g} x {self.h:g} mm box even at "
+                            f"min_size {low:g} pt: {content[:40]!r}")
             else:
                 size, lines = best
-        return [self._place(lines, size, boxw, boxh, asc, desc, space, ctx)]
+        return self._place(lines, size, boxw, boxh, asc, desc, space, ctx), overflow
 
     def _place(self, lines, size, boxw, boxh, asc, desc, space, ctx):
         cx, cy = self.x + self.w / 2, self.y + self.h / 2

@@ -1,0 +1,132 @@
+"""Benchmark: build a synthetic deck of poker cards (title, three lines of text, a number,
+a common back) with pnpgen, and draw the same content with bare reportlab and no pipeline.
+Both run as fresh processes, so start-up is included. Prints cards per second, peak
+memory, PDF size and the pnpgen / bare-reportlab time ratio.
+
+    python benchmarks/bench.py            # 1,000 and 10,000 cards
+    python benchmarks/bench.py 2000       # other sizes
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+GAME = """title: Bench
+code: BEN
+paper: letter
+card_size: poker
+"""
+
+TEMPLATE = """size: poker
+elements:
+  - rect: {x: 0, y: 0, w: 63.5, h: 88.9, fill: "#e8e0c8", bleed: true}
+  - rect: {x: 4, y: 4, w: 55.5, h: 80.9, r: 2, stroke: "#333333", stroke_width: 0.4}
+  - text: {x: 6, y: 6, w: 51.5, h: 9, text: "{{ title }}", font: sans-bold, size: 13, align: center, valign: middle}
+  - text: {x: 7, y: 40, w: 49.5, h: 30, text: "{{ body }}", size: 9}
+  - text: {x: 6, y: 74, w: 12, h: 8, text: "{{ value }}", font: sans-bold, size: 16}
+"""
+
+BACK = """size: poker
+code: false
+elements:
+  - rect: {x: 0, y: 0, w: 63.5, h: 88.9, fill: "#1f3a5f", bleed: true}
+  - text: {x: 5, y: 40, w: 53.5, h: 10, text: "BENCH", font: sans-bold, size: 24, align: center, color: white}
+"""
+
+LINES = ["Draw two cards, then discard one.",
+         "Each opponent loses one point.",
+         "Your pieces cannot be moved."]
+
+# The same content drawn with reportlab alone: what any tool must at least spend.
+BARE = r'''
+import sys, time
+from reportlab import rl_config
+rl_config.useA85 = 0
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+import pnpgen.fonts as F
+n, out = int(sys.argv[1]), sys.argv[2]
+pdfmetrics.registerFont(TTFont("sans", str(F.BUILTIN["sans"])))
+pdfmetrics.registerFont(TTFont("sans-bold", str(F.BUILTIN["sans-bold"])))
+MM = 72 / 25.4
+W, H = 63.5 * MM, 88.9 * MM
+c = Canvas(out, pagesize=(612, 792), invariant=1, initialFontName="sans")
+c.beginForm("back", 0, 0, W, H)
+c.setFillColorRGB(0.12, 0.23, 0.37); c.rect(0, 0, W, H, stroke=0, fill=1)
+c.setFillColorRGB(1, 1, 1); c.setFont("sans-bold", 24); c.drawCentredString(W / 2, H / 2, "BENCH")
+c.endForm()
+lines = %r
+slots = [(36 + (i %% 2) * 270, 36 + (i // 2) * 180) for i in range(8)]
+for s in range(0, n, 8):
+    k = min(8, n - s)
+    for i in range(k):
+        x, y = slots[i]
+        c.saveState(); c.translate(x + H, y); c.rotate(90)
+        c.setFillColorRGB(0.91, 0.88, 0.78); c.rect(0, 0, W, H, stroke=0, fill=1)
+        c.setStrokeColorRGB(0.2, 0.2, 0.2); c.roundRect(11, 11, W - 22, H - 22, 6, stroke=1, fill=0)
+        c.setFillColorRGB(0, 0, 0)
+        c.setFont("sans-bold", 13); c.drawCentredString(W / 2, H - 30, "Card %%d" %% (s + i + 1))
+        c.setFont("sans", 9)
+        for j, line in enumerate(lines):
+            c.drawString(20, H - 120 - j * 11, line)
+        c.setFont("sans-bold", 16); c.drawString(18, 25, str((s + i) %% 10))
+        c.setFont("sans", 4.5); c.drawCentredString(W / 2, 6.5, "BEN-%%03d" %% (s + i + 1))
+        c.restoreState()
+    c.showPage()
+    for i in range(k):
+        x, y = slots[i]
+        c.saveState(); c.translate(x, y); c.doForm("back"); c.restoreState()
+    c.showPage()
+c.save()
+''' % (LINES,)
+
+
+def make_game(root: Path, n: int) -> None:
+    game = root / "cards" / "bench"
+    (game / "decks").mkdir(parents=True)
+    (root / "templates" / "bench").mkdir(parents=True)
+    (game / "game.yaml").write_text(GAME)
+    (root / "templates" / "bench" / "card.yaml").write_text(TEMPLATE)
+    (root / "templates" / "bench" / "back.yaml").write_text(BACK)
+    body = "\\n".join(LINES)
+    rows = ["name: Bench deck", "template: card", "back: {template: back}",
+            "fields: {title: {required: true}, body: {}, value: {type: int}}", "cards:"]
+    rows += [f'  - {{title: "Card {i + 1}", body: "{body}", value: {i % 10}}}' for i in range(n)]
+    (game / "decks" / "deck.yaml").write_text("\n".join(rows) + "\n")
+
+
+def run(cmd, cwd=None) -> tuple[float, float]:
+    """Wall seconds and peak resident memory (MB) of a child process."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, cwd=cwd)
+    _, status, usage = os.wait4(proc.pid, 0)
+    elapsed = time.perf_counter() - start
+    if status:
+        sys.exit(f"command failed: {' '.join(map(str, cmd))}")
+    return elapsed, usage.ru_maxrss / 1024
+
+
+def main(sizes):
+    print(f"{'cards':>7} {'pnpgen s':>9} {'cards/s':>8} {'peak MB':>8} {'PDF KB':>8} "
+          f"{'bare s':>7} {'bare MB':>8} {'ratio':>6}")
+    for n in sizes:
+        with tempfile.TemporaryDirectory() as tmp:
+            root = Path(tmp)
+            make_game(root, n)
+            t, mem = run([sys.executable, "-m", "pnpgen.cli", "--root", str(root), "build", "-q"])
+            pdf = root / "out" / "bench" / "deck.pdf"
+            size_kb = pdf.stat().st_size / 1024
+            bare_pdf = root / "bare.pdf"
+            (root / "bare.py").write_text(BARE)
+            tb, memb = run([sys.executable, str(root / "bare.py"), str(n), str(bare_pdf)])
+            print(f"{n:>7} {t:>9.2f} {n / t:>8.0f} {mem:>8.0f} {size_kb:>8.0f} {tb:>7.2f} {memb:>8.0f} {t / tb:>6.2f}")
+
+
+if __name__ == "__main__":
+    main([int(a) for a in sys.argv[1:]] or [1000, 10000])
