@@ -194,6 +194,8 @@ def _load_deck(src: GameSource, path: Path) -> DeckSource:
                                 f"the deck holds {total} cards; the limit is {MAX_CARDS} per deck"))
     if problems:
         raise InputError(problems)
+    doc.data = None  # validated into `cards`; only the line map is needed from here on
+    deck = deck.model_copy(update={"cards": []})
     return DeckSource(path.stem, path, doc, deck, size, cards)
 
 

@@ -64,7 +64,7 @@ class Text(Element):
         key = (id(self), content, ctx.eval(self.color))
         cached = ctx.text_cache.get(key)
         if cached is None:
-            if len(ctx.text_cache) > 20_000:
+            if len(ctx.text_cache) > 4096:
                 ctx.text_cache.clear()
             cached = ctx.text_cache[key] = self._layout(content, ctx)
         op, overflow = cached
