@@ -59,7 +59,22 @@ def load(path: Path, display: Path | str | None = None) -> Doc:
 
 
 # libyaml's parser when PyYAML has it (about 10x faster); the same safe constructor either way
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_Base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_tags: dict = {}
+
+
+class _Loader(_Base):
+    def resolve(self, kind, value, implicit):
+        # keys and repeated values resolve to the same tag: remember it (the regex scan is slow)
+        if kind is yaml.ScalarNode:
+            key = (value, implicit)
+            tag = _tags.get(key)
+            if tag is None:
+                if len(_tags) > 50_000:
+                    _tags.clear()
+                tag = _tags[key] = super().resolve(kind, value, implicit)
+            return tag
+        return super().resolve(kind, value, implicit)
 
 
 def loads(text: str, shown) -> Doc:
