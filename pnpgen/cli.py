@@ -12,6 +12,7 @@ from . import __version__
 from .build import Options, Project, build_game, games, load
 from .errors import InputError
 from .expand import assign_numbers, expand
+from .rules import Violation, check_game
 
 
 def _fail(exc: InputError):
@@ -46,18 +47,31 @@ def main(ctx, root):
 @click.option("--paper", type=click.Choice(["letter", "a4"]), default=None, help="Override each game's paper.")
 @click.option("--flip", type=click.Choice(["long", "short"]), default=None,
               help="Duplex flip edge the backs are placed for (default: the game's, usually long).")
+@click.option("--no-check", is_flag=True, help="Build even when the game breaks its rules.")
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing but errors.")
 @click.pass_obj
-def build(project: Project, game, out, paper, flip, quiet):
-    """Build every game (or the GAMEs named) into out/<game>/<deck>.pdf."""
+def build(project: Project, game, out, paper, flip, no_check, quiet):
+    """Build every game (or the GAMEs named) into out/<game>/<deck>.pdf.
+
+    Each game's rules (cards/<game>/rules.yaml) are checked first; a game that breaks one
+    is not built (exit status 1) unless --no-check is given."""
     talk = not quiet and sys.stderr.isatty()
     options = Options(out=out or project.root / "out", paper=paper, flip=flip,
                       progress=(lambda m: click.echo(f"  {m}", err=True)) if talk else (lambda m: None))
-    failed = False
+    failed = broken = False
     for name in _selected(project, game):
         if talk:
             click.echo(f"building {name}", err=True)
         try:
+            if not no_check:
+                report = check_game(load(project, name))
+                for v in report.violations:
+                    click.echo(str(v), err=True)
+                if report.errors:
+                    click.echo(f"{name}: not built: {len(report.errors)} rule error(s); fix them or "
+                               "build with --no-check", err=True)
+                    broken = True
+                    continue
             results = build_game(project, name, options)
         except InputError as exc:
             for problem in exc.problems:
@@ -72,6 +86,59 @@ def build(project: Project, game, out, paper, flip, quiet):
                            f"({r.per_sheet} per sheet, {r.pages} pages)", err=True)
     if failed:
         sys.exit(2)
+    if broken:
+        sys.exit(1)
+
+
+@main.command()
+@click.argument("game", nargs=-1)
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "github"]), default="text",
+              show_default=True, help="text for people, json for tools, github for workflow annotations.")
+@click.option("--strict", is_flag=True, help="Warnings fail the check too.")
+@click.pass_obj
+def check(project: Project, game, fmt, strict):
+    """Check every game's (or the GAMEs') deck-composition rules.
+
+    Exit status: 0 clean (or warnings only), 1 rule errors (or warnings with --strict),
+    2 invalid input."""
+    reports = []
+    try:
+        for name in _selected(project, game):
+            reports.append(check_game(load(project, name)))
+    except InputError as exc:
+        if fmt == "github":
+            for p in exc.problems:
+                click.echo(_annotation("error", str(p.path), p.line, "invalid input", p.message))
+        _fail(exc)
+    violations = [v for r in reports for v in r.violations]
+    errors = sum(len(r.errors) for r in reports)
+    warnings = sum(len(r.warnings) for r in reports)
+    rules = sum(r.rules for r in reports)
+    summary = (f"checked {len(reports)} game{'s' if len(reports) != 1 else ''}, {rules} rules: "
+               f"{errors} error{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''}")
+    if fmt == "json":
+        click.echo(json.dumps({"games": [{"game": r.game, "rules": r.rules, "errors": len(r.errors),
+                                          "warnings": len(r.warnings)} for r in reports],
+                               "violations": [v.as_dict() for v in violations],
+                               "errors": errors, "warnings": warnings}, indent=2))
+    else:
+        for v in violations:
+            if fmt == "github":
+                click.echo(_annotation(v.severity, v.path, v.line, f"{v.game}/{v.deck}: {v.rule}", v.message))
+            else:
+                click.echo(str(v))
+        click.echo(summary)
+    sys.exit(1 if errors or (strict and warnings) else 0)
+
+
+def _annotation(level: str, path: str, line, title: str, message: str) -> str:
+    """A GitHub Actions workflow command: ::error file=...,line=...,title=...::message"""
+    def prop(value):
+        return str(value).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A") \
+            .replace(":", "%3A").replace(",", "%2C")
+    data = message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    where = f"file={prop(path)}" + (f",line={line}" if line else "")
+    return f"::{level} {where},title={prop(title)}::{data}"
 
 
 @main.command(name="list")

@@ -1,0 +1,217 @@
+"""The rules-check on real mutations of the bundled games, and on a small synthetic game
+for the parts of the vocabulary the bundled data does not exercise yet (variants)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pnpgen.build import Project, games, load
+from pnpgen.errors import InputError
+from pnpgen.rules import check_game
+
+DECK = Path("cards/swarm/decks/common.yaml")
+
+
+def run_cli(root: Path, *args):
+    proc = subprocess.run([sys.executable, "-m", "pnpgen.cli", "--root", str(root), *args],
+                          capture_output=True, text=True)
+    assert "Traceback" not in proc.stderr
+    return proc
+
+
+def edit(root: Path, rel, old, new, count=1):
+    path = root / rel
+    text = path.read_text()
+    assert text.count(old) >= count, f"{old!r} not in {rel}"
+    path.write_text(text.replace(old, new, count))
+    return path
+
+
+def line_of(root: Path, rel, needle) -> int:
+    return next(i for i, line in enumerate((root / rel).read_text().splitlines(), 1) if needle in line)
+
+
+def violations(root: Path, game="swarm"):
+    return check_game(load(Project(root), game)).violations
+
+
+def by_rule(vs):
+    out = {}
+    for v in vs:
+        out.setdefault(v.rule, []).append(v)
+    return out
+
+
+def test_bundled_games_pass_their_rules(project):
+    for game in games(project):
+        report = check_game(load(project, game))
+        assert report.rules > 0, f"{game} has no rules"
+        assert report.violations == [], [str(v) for v in report.violations]
+
+
+def test_removing_a_card_names_it(scratch):
+    edit(scratch, DECK, '  - {title: "Hive", type: Evolution, attribute: Stack, scope: stack}\n', "")
+    found = by_rule(violations(scratch))
+    assert found["SW-01"][0].message == "missing 1 card: Hive"
+    assert "72 cards, expected exactly 73" in found["SW-01-count"][0].message
+    assert "14 cards with attribute = Stack, expected 15" in found["SW-03"][0].message
+
+
+def test_duplicating_a_card_names_both_copies(scratch):
+    line = '  - {title: "Venom", type: Evolution, attribute: Attack, scope: insects}\n'
+    edit(scratch, DECK, line, line + line)
+    found = by_rule(violations(scratch))
+    dup = found["SW-01-once"][0]
+    assert "repeats title = 'Venom'" in dup.message
+    assert len(dup.cards) == 2 and dup.cards[0] != dup.cards[1]
+    assert dup.path.endswith("common.yaml") and dup.line == line_of(scratch, DECK, "Venom") + 1
+
+
+def test_extra_copies_break_one_of_each(scratch):
+    edit(scratch, DECK, '{title: "Venom", type: Evolution, attribute: Attack, scope: insects}',
+         '{title: "Venom", type: Evolution, attribute: Attack, scope: insects, count: 2}')
+    found = by_rule(violations(scratch))
+    assert "has 2 copies" in found["SW-01-once"][0].message
+
+
+def test_changing_a_value_names_the_card_and_the_rule(scratch):
+    edit(scratch, DECK, '{title: "Mandibles", type: Evolution, attribute: Attack, scope: insects}',
+         '{title: "Mandibles", type: Evolution, attribute: Defense, scope: insects}')
+    found = by_rule(violations(scratch))
+    assert {v.message for v in found["SW-03"]} == {
+        "9 cards with attribute = Attack, expected 10", "9 cards with attribute = Defense, expected 8"}
+    edit(scratch, DECK, '{title: "Mandibles", type: Evolution, attribute: Defense, scope: insects}',
+         '{title: "Mandibles", type: Evolution, attribute: Attack, scope: swarm}')
+    found = by_rule(violations(scratch))
+    scope = found["SW-07"][0]
+    assert "(Mandibles)" in scope.message and scope.line == line_of(scratch, DECK, "Mandibles")
+
+
+def test_moving_an_optional_card_into_the_common_deck_is_caught(scratch):
+    """Like dropping an expansion flag: an optional card turns up in the base deck."""
+    edit(scratch, DECK, "cards:\n", 'cards:\n  - {title: "Webs", type: Evolution, attribute: Movement, scope: insects}\n')
+    found = by_rule(violations(scratch))
+    assert "'Webs'" in found["SW-01"][0].message and "not on the list" in found["SW-01"][0].message
+    assert any("Webs" in v.message for v in found["SW-01-once"])  # also in the optional deck
+
+
+def test_cli_exit_status_and_formats(scratch):
+    ok = run_cli(scratch, "check", "swarm")
+    assert ok.returncode == 0 and ok.stdout.strip().splitlines()[-1].startswith("checked 1 game")
+    edit(scratch, DECK, '  - {title: "Hive", type: Evolution, attribute: Stack, scope: stack}\n', "")
+    bad = run_cli(scratch, "check", "swarm")
+    assert bad.returncode == 1
+    first = bad.stdout.splitlines()[0]
+    assert first.startswith("cards/swarm/rules.yaml:") or "rules.yaml:" in first
+    assert ": swarm/common: SW-01: missing 1 card: Hive" in first
+    data = json.loads(run_cli(scratch, "check", "swarm", "--format", "json").stdout)
+    assert data["errors"] == len(data["violations"]) >= 3
+    assert {"game", "deck", "rule", "severity", "message", "file", "line", "cards"} <= set(data["violations"][0])
+    gh = run_cli(scratch, "check", "--format", "github", "swarm").stdout.splitlines()
+    assert gh[0].startswith("::error file=") and ",line=" in gh[0] and "SW-01" in gh[0]
+
+
+def test_build_refuses_a_game_that_breaks_its_rules(scratch):
+    edit(scratch, DECK, '  - {title: "Hive", type: Evolution, attribute: Stack, scope: stack}\n', "")
+    out = scratch / "out"
+    refused = run_cli(scratch, "build", "swarm", "--out", str(out))
+    assert refused.returncode == 1 and "SW-01" in refused.stderr and "--no-check" in refused.stderr
+    assert not (out / "swarm").exists()
+    forced = run_cli(scratch, "build", "swarm", "--out", str(out), "--no-check")
+    assert forced.returncode == 0 and (out / "swarm" / "common.pdf").is_file()
+
+
+@pytest.mark.parametrize("old,new,expect", [
+    ("count_by: {field: type, expect: {Evolution: 67, Event: 6}}",
+     "count_by: {field: typ, expect: {Evolution: 67, Event: 6}}", "unknown field 'typ' (did you mean 'type'?)"),
+    ("count_by: {field: type, expect: {Evolution: 67, Event: 6}}",
+     "count_by: {field: type, expect: {Evolutoin: 67, Event: 6}}", "'Evolutoin' is not a value of 'type' (did you mean 'Evolution'?)"),
+    ("    deck: optional\n    count_by:", "    deck: optionl\n    count_by:", "unknown deck 'optionl' (did you mean 'optional'?)"),
+    ("    where: \"type == 'Evolution'\"\n    count_by:", "    where: \"kind == 'Evolution'\"\n    count_by:",
+     "unknown name 'kind'"),
+    ("    count: 73\n", "    count: 73\n    unique: title\n", "a rule has exactly one of"),
+    ("    count: 73\n", "    cuont: 73\n", "unknown key 'cuont' (did you mean 'count'?)"),
+])
+def test_a_wrong_rule_is_an_input_error(scratch, old, new, expect):
+    path = edit(scratch, "cards/swarm/rules.yaml", old, new)
+    with pytest.raises(InputError) as info:
+        violations(scratch)
+    problem = info.value.problems[0]
+    assert expect in problem.message
+    assert str(problem.path).endswith("rules.yaml") and problem.line
+    proc = run_cli(scratch, "check", "swarm")
+    assert proc.returncode == 2 and "rules.yaml:" in proc.stderr and expect in proc.stderr
+
+
+MINI_GAME = """title: Mini
+code: MIN
+"""
+MINI_DECK = """name: Objectives
+template: face
+fields:
+  title: {required: true}
+  min_players: {type: int, default: 2}
+  expansion: {}
+  colour: {}
+cards:
+  - {title: A, colour: red}
+  - {title: B, colour: red}
+  - {title: C, colour: blue}
+  - {title: D, colour: blue}
+  - {title: E, min_players: 4, colour: green}
+  - {title: F, min_players: 5, expansion: tiger, colour: green}
+"""
+MINI_RULES = """rules:
+  - id: per-players
+    text: The deck for N players holds at least N + 1 cards.
+    where: "min_players <= players"
+    variants: {players: [2, 3, 4, 5]}
+    count: {min: "players + 1"}
+  - id: base-game
+    text: Without expansions the deck has 5 cards.
+    where: "not expansion"
+    count: 5
+  - id: two-per-colour
+    count_by: {field: colour, each: 2}
+  - id: soft
+    severity: warning
+    each: "title != 'A'"
+    message: A is discouraged
+"""
+
+
+@pytest.fixture
+def mini(tmp_path):
+    (tmp_path / "cards" / "mini" / "decks").mkdir(parents=True)
+    (tmp_path / "templates" / "mini").mkdir(parents=True)
+    (tmp_path / "cards" / "mini" / "game.yaml").write_text(MINI_GAME)
+    (tmp_path / "cards" / "mini" / "decks" / "objectives.yaml").write_text(MINI_DECK)
+    (tmp_path / "cards" / "mini" / "rules.yaml").write_text(MINI_RULES)
+    (tmp_path / "templates" / "mini" / "face.yaml").write_text(
+        "elements:\n  - text: {w: 50, h: 10, text: '{{ title }}'}\n")
+    return tmp_path
+
+
+def test_variants_warnings_and_strict(mini):
+    found = by_rule(violations(mini, "mini"))
+    # 2 and 3 players see A-D (4 cards, needing 3 and 4), 4 players A-E (5), 5 players all 6
+    assert "per-players" not in found
+    assert found["soft"][0].severity == "warning"
+    proc = run_cli(mini, "check", "mini")
+    assert proc.returncode == 0 and "(warning)" in proc.stdout
+    assert run_cli(mini, "check", "mini", "--strict").returncode == 1
+    # take card D out of the base game: 3 players now see 3 cards, and blue has 1 card
+    edit(mini, "cards/mini/decks/objectives.yaml", "{title: D, colour: blue}", "{title: D, colour: blue, min_players: 4}")
+    edit(mini, "cards/mini/decks/objectives.yaml", "{title: C, colour: blue}", "{title: C, colour: blue, expansion: tiger}")
+    found = by_rule(violations(mini, "mini"))
+    assert [v.message for v in found["per-players"]] == ["3 cards, expected at least 4 (players = 3)"]
+    assert found["base-game"][0].message == "4 cards, expected exactly 5"
+    edit(mini, "cards/mini/decks/objectives.yaml", "{title: B, colour: red}", "{title: B, colour: blue}")
+    found = by_rule(violations(mini, "mini"))
+    assert {v.message for v in found["two-per-colour"]} == {
+        "3 cards with colour = blue, expected 2", "1 card with colour = red, expected 2"}
