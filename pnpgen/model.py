@@ -109,7 +109,7 @@ class Game(Schema):
     """Card-code prefix, 2 to 6 capitals: SWM gives SWM-001, SWM-002..."""
     paper: Literal["letter", "a4"] = "letter"
     """Paper size for the sheets (`pnpgen build --paper` overrides)."""
-    card_size: Size = "poker"
+    card_size: Size = Field("poker", validate_default=True)
     """Default card size: poker, bridge, mini, mini-us, mini-eu, tarot, square, square-euro,
     square-large, jumbo, business, or [w, h] in mm."""
     bleed: float = Field(3.175, ge=0, le=10)

@@ -160,3 +160,60 @@ def test_builds_are_byte_identical(tmp_path):
         digests.append({p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted((out / "swarm").iterdir())})
     assert digests[0] == digests[1]
     assert len(digests[0]) == 2
+
+
+UNIQUE_GAME = "title: Mini\ncode: MIN\npaper: letter\n"
+UNIQUE_DECK = """name: Maps
+template: face
+back: {template: map, per_card: true}
+fields:
+  title: {required: true}
+cards:
+%s
+""" % "\n".join(f"  - {{title: Card{i}}}" for i in range(1, 12))
+UNIQUE_FACE = """size: poker
+elements:
+  - rect: {w: 63.5, h: 88.9, fill: "#ffeecc", bleed: true}
+  - text: {x: 5, y: 5, w: 53.5, h: 10, text: "{{ title }}", size: 12}
+"""
+UNIQUE_BACK = """size: poker
+elements:
+  - rect: {w: 63.5, h: 88.9, fill: "#ccddff", bleed: true}
+  - text: {x: 5, y: 40, w: 53.5, h: 10, text: "back of {{ title }}", size: 12, align: center}
+"""
+
+
+def code_centres(page):
+    """{code: (x, y) centre in points} of every card code printed on a page."""
+    textpage = page.get_textpage()
+    text = textpage.get_text_range()
+    out = {}
+    start = text.find("MIN-")
+    while start >= 0:
+        code = text[start:start + 7]
+        boxes = [textpage.get_charbox(i) for i in range(start, start + 7)]
+        out[code] = ((boxes[0][0] + boxes[-1][2]) / 2, (min(b[1] for b in boxes) + max(b[3] for b in boxes)) / 2)
+        start = text.find("MIN-", start + 1)
+    return out
+
+
+@pytest.mark.parametrize("paper,flip", [("letter", "long"), ("a4", "short")])
+def test_unique_backs_print_their_code_behind_their_own_front(tmp_path, paper, flip):
+    from pnpgen.build import Project
+
+    from .minigame import make_game
+    make_game(tmp_path, UNIQUE_GAME, UNIQUE_DECK, {"face": UNIQUE_FACE, "map": UNIQUE_BACK})
+    result, = build_game(Project(tmp_path), "mini", Options(out=tmp_path / "out", paper=paper, flip=flip))
+    pdf = pdfium.PdfDocument(str(result.path))
+    assert len(pdf) == 2 * result.sheets == 4
+    W, H = pdf[0].get_size()
+    seen = 0
+    for sheet in range(result.sheets):
+        fronts, backs = code_centres(pdf[2 * sheet]), code_centres(pdf[2 * sheet + 1])
+        assert set(fronts) == set(backs) and fronts
+        for code, (fx, fy) in fronts.items():
+            bx, by = backs[code]
+            turned = (W - bx, by) if flip == "long" else (bx, H - by)
+            assert turned == pytest.approx((fx, fy), abs=0.5 * MM), code
+            seen += 1
+    assert seen == 11

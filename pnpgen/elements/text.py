@@ -46,9 +46,9 @@ class Text(Element):
     """Wrap long lines at spaces (otherwise each paragraph is one line)."""
     leading: float = Field(1.15, ge=0.5, le=4)
     """Line spacing as a multiple of the font size."""
-    rotate: Literal[0, 90, 180, 270] = 0
-    """Turn the text counter-clockwise about the box's centre; at 90 and 270 the lines run
-    along the box's height."""
+    rotate: float = Field(0, ge=-360, le=360)
+    """Turn the text counter-clockwise about the box's centre, in degrees; at 90 and 270 the
+    lines run along the box's height (so a value can face any edge or corner of a card)."""
 
     @model_validator(mode="after")
     def _sizes(self):
@@ -76,7 +76,7 @@ class Text(Element):
         overflow = None
         regular = ctx.font(self.font)
         bold = ctx.bold_of(regular)
-        boxw, boxh = (self.h, self.w) if self.rotate in (90, 270) else (self.w, self.h)
+        boxw, boxh = (self.h, self.w) if self.rotate % 180 == 90 else (self.w, self.h)
         paragraphs = [_words(p, regular, bold, ctx) for p in content.split("\n")]
         space = _unit_width(" ", regular)
         asc, desc = fonts.ascent_descent(regular)

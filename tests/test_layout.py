@@ -1,0 +1,127 @@
+"""Layout is a pure function from card data to positioned draw operations: tested here
+without writing a PDF."""
+
+from __future__ import annotations
+
+import pytest
+
+from pnpgen import fonts, ops
+from pnpgen.build import Project, load
+from pnpgen.expand import assign_numbers, expand
+from pnpgen.layout import Layouter
+
+from .minigame import make_game
+
+PT = 25.4 / 72
+
+GAME = """title: Mini
+code: MIN
+bleed: 3
+icons:
+  star:
+    size: [20, 10]
+    elements:
+      - rect: {w: 20, h: 10, fill: gold}
+"""
+DECK = """name: Deck
+template: face
+fields:
+  title: {required: true}
+  body: {}
+cards:
+  - {title: Short, body: "Gain one :star: now."}
+  - {title: Long, body: "%s"}
+""" % ("word " * 40).strip()
+FACE = """size: poker
+elements:
+  - rect: {x: 0, y: 0, w: 63.5, h: 88.9, fill: navy, bleed: true}
+  - rect: {x: 10, y: 10, w: 20, h: 20, fill: white, bleed: true}
+  - text: {x: 5, y: 5, w: 53.5, h: 10, text: "FIXED", size: 10}
+  - text: {x: 5, y: 40, w: 40, h: 20, text: "{{ body }}", size: 12, min_size: 6}
+  - text: {x: 5, y: 70, w: 10, h: 40, text: "{{ title }}", size: 10, rotate: 90}
+"""
+
+
+@pytest.fixture
+def laid_out(tmp_path):
+    make_game(tmp_path, GAME, DECK, {"face": FACE})
+    game = load(Project(tmp_path), "mini")
+    deck = game.decks[0]
+    layouter = Layouter(game, deck)
+    cards = expand(game, deck, assign_numbers(game))
+    return layouter, {c.entry.fields["title"]: layouter.layout(c, c.front) for c in cards}
+
+
+def texts(body):
+    return [op for op in body if isinstance(op, ops.Text)]
+
+
+def line_width(line):
+    runs = line[2]
+    return runs[-1].x + runs[-1].w
+
+
+def test_static_elements_become_one_shared_form(laid_out):
+    layouter, bodies = laid_out
+    for body in bodies.values():
+        assert isinstance(body[0], ops.Form)  # the two rects and the fixed text, drawn once
+    (size, shared), = [v for k, v in layouter.forms.items() if k.startswith("face.")]
+    assert [type(op) for op in shared] == [ops.Rect, ops.Rect, ops.Text]
+
+
+def test_bleed_extends_only_edges_that_touch_the_trim(laid_out):
+    layouter, _ = laid_out
+    (size, shared), = [v for k, v in layouter.forms.items() if k.startswith("face.")]
+    full, inner = shared[0], shared[1]
+    assert (full.x, full.y, full.w, full.h) == pytest.approx((-3, -3, 69.5, 94.9))
+    assert (inner.x, inner.y, inner.w, inner.h) == (10, 10, 20, 20)
+
+
+def test_text_that_fits_keeps_its_size_and_inline_icons_scale_with_it(laid_out):
+    _, bodies = laid_out
+    body = texts(bodies["Short"])[0]
+    assert body.size == 12
+    runs = [r for line in body.lines for r in line[2]]
+    icon = next(r for r in runs if r.icon)
+    assert icon.text == "star"
+    assert icon.w == pytest.approx(2 * 12 * PT) and icon.h == pytest.approx(12 * PT)  # 2:1 icon box
+    words = "".join(r.text for r in runs if not r.icon)
+    assert words.replace(" ", "") == "Gainonenow."
+
+
+def test_long_text_shrinks_and_wraps_inside_its_box(laid_out):
+    layouter, bodies = laid_out
+    body = texts(bodies["Long"])[0]
+    assert 6 <= body.size < 12
+    assert len(body.lines) > 3
+    for lx, baseline, runs in body.lines:
+        assert lx >= 5 - 1e-6 and lx + line_width((lx, baseline, runs)) <= 45 + 1e-6
+    asc, desc = fonts.ascent_descent(layouter.font("sans"))
+    first, last = body.lines[0][1], body.lines[-1][1]
+    assert first - asc * body.size * PT >= 40 - 1e-6
+    assert last - desc * body.size * PT <= 60 + 1e-6
+    assert layouter.warnings == []
+
+
+def test_text_that_cannot_fit_warns_with_the_card_code(tmp_path):
+    deck = DECK.replace("word " * 39, "word " * 900)
+    make_game(tmp_path, GAME, deck, {"face": FACE})
+    game = load(Project(tmp_path), "mini")
+    layouter = Layouter(game, game.decks[0])
+    for card in expand(game, game.decks[0], assign_numbers(game)):
+        layouter.layout(card, card.front)
+    assert len(layouter.warnings) == 1 and layouter.warnings[0].startswith("MIN-002: text does not fit")
+
+
+def test_rotated_text_runs_along_the_box_height(laid_out):
+    _, bodies = laid_out
+    title = [t for t in texts(bodies["Long"]) if t.rotate][0]
+    assert title.rotate == 90 and (title.cx, title.cy) == (10, 90)
+    (lx, baseline, runs), = title.lines
+    assert lx == pytest.approx(10 - 20)  # unrotated frame: 40 mm wide, centred on the box
+
+
+def test_card_code_is_placed_on_each_face(laid_out):
+    _, bodies = laid_out
+    codes = [t for t in texts(bodies["Short"]) if t.lines[0][2][0].text.startswith("MIN-")]
+    assert len(codes) == 1 and codes[0].lines[0][2][0].text == "MIN-001"
