@@ -98,6 +98,9 @@ def loads(text: str, shown) -> Doc:
     return doc
 
 
+_PLAIN_TAGS = {"tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"}
+
+
 class _Builder:
     def __init__(self, doc: Doc, loader):
         self.doc = doc
@@ -111,6 +114,9 @@ class _Builder:
                                 f"document expands to more than {MAX_NODES} values "
                                 "(too many aliases?); simplify the anchors (&) and aliases (*)")
         self.doc.lines.setdefault(loc, node.start_mark.line + 1)
+        if isinstance(node, (yaml.MappingNode, yaml.SequenceNode)) and node.tag not in _PLAIN_TAGS:
+            raise InputError.at(self.doc.path, node.start_mark.line + 1,
+                                f"YAML tag {node.tag!r} is not allowed; card data is plain mappings, lists and values")
         if isinstance(node, yaml.MappingNode):
             self.loader.flatten_mapping(node)  # resolves `<<:` merge keys
             out = {}
