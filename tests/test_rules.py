@@ -215,3 +215,33 @@ def test_variants_warnings_and_strict(mini):
     found = by_rule(violations(mini, "mini"))
     assert {v.message for v in found["two-per-colour"]} == {
         "3 cards with colour = blue, expected 2", "1 card with colour = red, expected 2"}
+
+
+SMT = Path("cards/swamp-monsters/decks/main.yaml")
+
+
+def test_swamp_monsters_mutations_name_card_and_rule(scratch):
+    edit(scratch, SMT, 'promotes: "Marsh Marshal"', 'promotes: "Marsh Marshall"')
+    edit(scratch, SMT, '{title: "Swamp Bucks", type: "Resource", template: "resource", resource: "CFC", amount: 1, count: 5}',
+         '{title: "Swamp Bucks", type: "Resource", template: "resource", resource: "CFC", amount: 1, count: 4}')
+    edit(scratch, SMT, '{title: "War Room", type: "Capitol", template: "action", cost: 0',
+         '{title: "War Room", type: "Capitol", template: "action", cost: 1')
+    edit(scratch, SMT, '{title: "Swamp Patrol", type: "Operative"', '{title: "Swamp Patrol", concurrent: true, type: "Operative"')
+    found = by_rule(violations(scratch, "swamp-monsters"))
+    promo = found["SMT-11"][0]
+    assert "High Marshal" in promo.message and "did you mean 'Marsh Marshal'" in promo.message
+    assert promo.line == line_of(scratch, SMT, "Marsh Marshall")
+    assert found["SMT-01"][0].message == "68 cards, expected exactly 69"
+    assert "War Room" in found["SMT-10"][0].message and "Capitol cost must be 0" in found["SMT-10"][0].message
+    assert "Swamp Patrol" in found["SMT-14"][0].message
+    assert found["mix"][0].severity == "warning"
+    assert "SMT-03" not in found and "SMT-17" not in found
+
+
+def test_a_champion_in_the_main_deck_breaks_smt03(scratch):
+    text = (scratch / "cards/swamp-monsters/decks/champions.yaml").read_text()
+    bullfrog = next(line for line in text.splitlines() if "President Bullfrog" in line)
+    edit(scratch, SMT, "cards:\n", "cards:\n" + bullfrog + "\n")
+    found = by_rule(violations(scratch, "swamp-monsters"))
+    assert found["SMT-03"][0].message == "1 card, expected exactly 0"
+    assert "70 cards" in found["SMT-01"][0].message
