@@ -63,7 +63,12 @@ def load(project: Project, game_id: str) -> GameSource:
 
 def build_game(project: Project, game_id: str, options: Options) -> list[DeckResult]:
     """Build every deck of one game. Raises InputError before writing if the input is bad."""
-    game = load(project, game_id)
+    return build_loaded(load(project, game_id), options)
+
+
+def build_loaded(game: GameSource, options: Options) -> list[DeckResult]:
+    """Build every deck of an already loaded game."""
+    game_id = game.id
     numbers = assign_numbers(game)
     plans = []
     for deck in game.decks:  # check everything before writing anything

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from . import __version__
-from .build import Options, Project, build_game, games, load
+from .build import Options, Project, build_loaded, games, load
 from .errors import InputError
 from .expand import assign_numbers, expand
 from .rules import Violation, check_game
@@ -63,8 +63,9 @@ def build(project: Project, game, out, paper, flip, no_check, quiet):
         if talk:
             click.echo(f"building {name}", err=True)
         try:
+            source = load(project, name)
             if not no_check:
-                report = check_game(load(project, name))
+                report = check_game(source)
                 for v in report.violations:
                     click.echo(str(v), err=True)
                 if report.errors:
@@ -72,7 +73,7 @@ def build(project: Project, game, out, paper, flip, no_check, quiet):
                                "build with --no-check", err=True)
                     broken = True
                     continue
-            results = build_game(project, name, options)
+            results = build_loaded(source, options)
         except InputError as exc:
             for problem in exc.problems:
                 click.echo(str(problem), err=True)
