@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from jinja2 import StrictUndefined, TemplateError, UndefinedError, meta
-from jinja2.sandbox import SandboxedEnvironment
+from jinja2.sandbox import ImmutableSandboxedEnvironment
 from PIL import Image as PILImage
 from reportlab.lib import colors as rl_colors
 
@@ -49,7 +49,7 @@ class Layouter:
         self.deck = deck
         self.width, self.height = deck.size
         self.bleed = game.game.bleed
-        self.env = SandboxedEnvironment(undefined=StrictUndefined, autoescape=False,
+        self.env = ImmutableSandboxedEnvironment(undefined=StrictUndefined, autoescape=False,
                                         keep_trailing_newline=False)
         self._compiled: dict[str, object] = {}
         self._conditions: dict[str, object] = {}
@@ -61,6 +61,9 @@ class Layouter:
         self.text_cache: dict = {}
         self.vars: dict = {}
         self._where = ""
+        g = game.game
+        self._shared_vars = {"game": {"title": g.title, "code": g.code},
+                             "deck": {"name": deck.deck.name, "id": deck.id}, "colors": dict(g.colors)}
         self.icons = {}  # name -> aspect (w / h)
         self._prepare_icons()
         self._plans: dict[str, Plan] = {}
@@ -255,17 +258,14 @@ class Layouter:
         return InputError.at(tpl.doc.path, tpl.doc.line(("elements", i)), f"elements[{i}]: {message}{where}")
 
     def _base_vars(self, card: PrintCard | None) -> dict:
-        g = self.game.game
-        base = {
-            "game": {"title": g.title, "code": g.code},
-            "deck": {"name": self.deck.deck.name, "id": self.deck.id},
-            "colors": dict(g.colors),
-            "card": {"width": self.width, "height": self.height, "bleed": self.bleed, "safe": g.safe},
-        }
-        if card is not None:
-            base.update(card.entry.fields)
-            base["card"].update(code=card.code, copy=card.copy, count=card.entry.count)
-        return base
+        """The names a template sees: the card's fields plus game, deck, colors and card."""
+        shared = self._shared_vars
+        card_info = {"width": self.width, "height": self.height, "bleed": self.bleed,
+                     "safe": self.game.game.safe}
+        if card is None:
+            return {**shared, "card": card_info}
+        card_info.update(code=card.code, copy=card.copy, count=card.entry.count)
+        return {**shared, **card.entry.fields, "card": card_info}
 
     def _code_mark(self, mark, code: str):
         key = self.font("sans")

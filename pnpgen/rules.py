@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from jinja2 import StrictUndefined, TemplateError, meta
-from jinja2.sandbox import SandboxedEnvironment
+from jinja2.sandbox import ImmutableSandboxedEnvironment
 from pydantic import Field, model_validator
 
 from . import schema, yamlsrc
@@ -246,7 +246,7 @@ def check_game(game: GameSource) -> Report:
 class _Checker:
     def __init__(self, game: GameSource, doc: yamlsrc.Doc):
         self.game, self.doc = game, doc
-        self.env = SandboxedEnvironment(undefined=StrictUndefined)
+        self.env = ImmutableSandboxedEnvironment(undefined=StrictUndefined)
         numbers = assign_numbers(game)
         self.decks = {d.id: d for d in game.decks}
         self.cards: dict[str, list[_Card]] = {}

@@ -138,8 +138,11 @@ class _Builder:
         return self.scalar(node)
 
     def scalar(self, node):
-        if node.tag == "tag:yaml.org,2002:str":
-            return node.value  # plain text needs no constructor
+        tag, value = node.tag, node.value
+        if tag == "tag:yaml.org,2002:str":
+            return value  # plain text needs no constructor
+        if tag == "tag:yaml.org,2002:int" and value.isdigit() and (value[0] != "0" or value == "0"):
+            return int(value)  # plain decimals (PyYAML's general int reader is slow)
         try:
             return self.loader.construct_object(node, deep=True)
         except yaml.YAMLError as exc:
