@@ -245,3 +245,39 @@ def test_a_champion_in_the_main_deck_breaks_smt03(scratch):
     found = by_rule(violations(scratch, "swamp-monsters"))
     assert found["SMT-03"][0].message == "1 card, expected exactly 0"
     assert "70 cards" in found["SMT-01"][0].message
+
+
+MAPS_DECK = """name: Map cards
+template: face
+fields:
+  captain: {choices: [Red, Blue, Green]}
+  map: {}
+  bullets: {type: list}
+cards:
+%s
+"""
+MAPS_RULES = """rules:
+  - id: same-maps
+    text: Every captain has the same 9 map cards.
+    same_set: {group_by: captain, field: map}
+  - id: nine-each
+    count_by: {field: captain, each: 9}
+  - id: maps-known
+    refers: {field: bullets, to: deck.captain}
+"""
+MAPS = ["forward 1", "forward 2", "forward 3", "backward 1", "backward 2", "face N", "face S", "face E", "face W"]
+
+
+def test_same_set_and_refers_with_lists(tmp_path):
+    from .minigame import make_game
+    rows = [f'  - {{captain: {c}, map: "{m}", bullets: [{c}]}}' for c in ("Red", "Blue", "Green") for m in MAPS]
+    make_game(tmp_path, MINI_GAME, MAPS_DECK % "\n".join(rows), {"face": "elements:\n  - rect: {w: 5, h: 5}\n"},
+              MAPS_RULES)
+    assert violations(tmp_path, "mini") == []
+    deck = "cards/mini/decks/deck.yaml"
+    edit(tmp_path, deck, '{captain: Blue, map: "face W", bullets: [Blue]}', '{captain: Blue, map: "face E", bullets: [Blue, Pink]}')
+    found = by_rule(violations(tmp_path, "mini"))
+    assert [v.message for v in found["same-maps"]] == [
+        "captain = Blue lacks face W and has extra face E (compared with captain = Red)"]
+    assert "bullets = 'Pink' names nothing in deck.captain" in found["maps-known"][0].message
+    assert "nine-each" not in found
