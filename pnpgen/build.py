@@ -84,6 +84,10 @@ def build_loaded(game: GameSource, options: Options) -> list[DeckResult]:
     outdir = options.out / game_id
     results = []
     for deck, layouter, cards in plans:
+        if not cards:
+            results.append(DeckResult(deck.id, outdir / f"{deck.id}.pdf", 0, 0, 0, 0,
+                                      ["every card has count 0: no PDF written"]))
+            continue
         options.progress(f"{game_id}: {deck.id} ({len(cards)} cards)")
         results.append(_build_deck(game, deck, layouter, cards, outdir, options))
     return results
