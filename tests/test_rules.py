@@ -281,3 +281,33 @@ def test_same_set_and_refers_with_lists(tmp_path):
         "captain = Blue lacks face W and has extra face E (compared with captain = Red)"]
     assert "bullets = 'Pink' names nothing in deck.captain" in found["maps-known"][0].message
     assert "nine-each" not in found
+
+
+CORNERS_DECK = """name: Coordinates
+template: face
+fields:
+  colour: {}
+  corners: {type: list}
+  white: {type: int}
+cards:
+  - {colour: red, corners: [1, 1, 2, 1], white: 0}
+  - {colour: red, corners: [2, 1, 3, 1], white: 0}
+"""
+CORNERS_RULES = """rules:
+  - id: corners-in-range
+    text: Corner numbers run from 1 to 4.
+    allowed: {field: corners, min: 1, max: 4}
+  - id: four-corners
+    each: "corners|length == 4 and white in [0, 1, 2, 3]"
+    message: four corner numbers and one white corner
+"""
+
+
+def test_list_fields_are_checked_item_by_item(tmp_path):
+    from .minigame import make_game
+    make_game(tmp_path, MINI_GAME, CORNERS_DECK, {"face": "elements:\n  - rect: {w: 5, h: 5}\n"}, CORNERS_RULES)
+    assert violations(tmp_path, "mini") == []
+    edit(tmp_path, "cards/mini/decks/deck.yaml", "corners: [2, 1, 3, 1], white: 0", "corners: [2, 5, 3], white: 0")
+    found = by_rule(violations(tmp_path, "mini"))
+    assert "corners = 5 is above 4" in found["corners-in-range"][0].message
+    assert "four corner numbers and one white corner" in found["four-corners"][0].message

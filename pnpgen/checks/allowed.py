@@ -1,4 +1,5 @@
-"""`allowed`: the values a field may take: a list, or a number range and step."""
+"""`allowed`: the values a field may take: a list, or a number range and step. For a list
+field (e.g. four corner numbers) every item is checked."""
 
 from typing import Any
 
@@ -49,6 +50,10 @@ def _problem(spec, value):
 
 def evaluate(ctx, spec, group):
     for card in group:
-        problem = _problem(spec, card.get(spec.field))
+        value = card.get(spec.field)
+        if isinstance(value, list) and value:
+            problem = next((p for p in (_problem(spec, item) for item in value) if p), None)
+        else:
+            problem = _problem(spec, value)
         if problem:
             yield Finding(f"card {card.code} ({card.title}): {spec.field} {problem}", card, [card.code])
