@@ -11,12 +11,16 @@ from pathlib import Path
 from typing import Callable
 
 from . import fonts, presets
-from .errors import InputError
 from .expand import assign_numbers, expand
 from .game import DeckSource, GameSource, discover, load_game
 from .impose import impose
 from .layout import Layouter
+from .ops import Form
 from .render import CardCanvas
+
+
+COMMON_BACK = [Form("back")]
+"""A common back is one shared form, drawn once and placed on every back slot."""
 
 
 @dataclass
@@ -137,7 +141,7 @@ def _build_deck(game: GameSource, deck: DeckSource, layouter: Layouter, cards, o
                     if card.unique_back:
                         body = layouter.layout(card, card.back)
                     else:
-                        body = _BACK
+                        body = COMMON_BACK
                     canvas.card(slot, body, card_h)
                 canvas.slug(sheet, f"{g.title} \u00b7 {deck.deck.name} \u00b7 sheet {s + 1} of {sheets} \u00b7 "
                                    f"BACK \u00b7 print at 100 % (actual size), duplex {flip} flip", slug_font)
@@ -154,7 +158,3 @@ def _build_deck(game: GameSource, deck: DeckSource, layouter: Layouter, cards, o
     return DeckResult(deck.id, target, len(cards), sheets, sheets * (2 if has_backs else 1), n,
                       list(layouter.warnings))
 
-
-from .ops import Form as _Form  # noqa: E402
-
-_BACK = [_Form("back")]

@@ -12,7 +12,7 @@ from . import __version__
 from .build import Options, Project, build_loaded, games, load
 from .errors import InputError
 from .expand import assign_numbers, expand
-from .rules import Violation, check_game
+from .rules import check_game
 
 
 def _fail(exc: InputError):

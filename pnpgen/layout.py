@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from pathlib import Path
 
 from jinja2 import StrictUndefined, TemplateError, UndefinedError, meta
 from jinja2.sandbox import ImmutableSandboxedEnvironment
@@ -301,6 +300,3 @@ class Layouter:
             self.forms[f"icon.{name}"] = (box, body)
             self.icons[name] = box[0] / box[1]
 
-
-def image_paths(ops_list) -> list[Path]:
-    return [Path(op.src) for op in ops_list if isinstance(op, ops.Image)]

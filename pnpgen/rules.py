@@ -248,7 +248,7 @@ class RuleContext:
     def _scope(self) -> list[str]:
         deck = self.rule.deck
         names = [deck] if isinstance(deck, str) else (deck or list(self._decks))
-        for n, name in enumerate(names):
+        for name in names:
             if name not in self._decks:
                 raise self.problem(f"unknown deck '{name}'{did_you_mean(name, self._decks)}", "deck")
         return names

@@ -138,7 +138,7 @@ def test_build_refuses_a_game_that_breaks_its_rules(scratch):
     ("    count: 73\n", "    cuont: 73\n", "unknown key 'cuont' (did you mean 'count'?)"),
 ])
 def test_a_wrong_rule_is_an_input_error(scratch, old, new, expect):
-    path = edit(scratch, "cards/swarm/rules.yaml", old, new)
+    edit(scratch, "cards/swarm/rules.yaml", old, new)
     with pytest.raises(InputError) as info:
         violations(scratch)
     problem = info.value.problems[0]
