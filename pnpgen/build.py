@@ -129,7 +129,7 @@ def _build_deck(game: GameSource, deck: DeckSource, layouter: Layouter, cards, o
             chunk = cards[s * n:(s + 1) * n]
             for slot, card in zip(sheet.fronts, chunk):
                 canvas.card(slot, layouter.layout(card, card.front), card_h)
-            canvas.marks(sheet)
+            canvas.marks(sheet.marks_for(len(chunk)))
             canvas.slug(sheet, f"{g.title} \u00b7 {deck.deck.name} \u00b7 sheet {s + 1} of {sheets} \u00b7 "
                                f"FRONT \u00b7 cut this side \u00b7 print at 100 % (actual size), duplex {flip} flip",
                         slug_font)

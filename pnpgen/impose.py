@@ -74,6 +74,18 @@ class Sheet:
     def per_sheet(self) -> int:
         return len(self.fronts)
 
+    def marks_for(self, used: int) -> tuple:
+        """The crop marks a sheet holding only its first `used` cards needs: those in line
+        with the trim edges of the cards that are there."""
+        if used >= len(self.fronts):
+            return self.marks
+        slots = self.fronts[:used]
+        xs = {round(v, 6) for s in slots for v in (s.trim[0], s.trim[0] + s.trim[2])}
+        ys = {round(v, 6) for s in slots for v in (s.trim[1], s.trim[1] + s.trim[3])}
+        return tuple(m for m in self.marks
+                     if (m[0][0] == m[1][0] and round(m[0][0], 6) in xs)
+                     or (m[0][1] == m[1][1] and round(m[0][1], 6) in ys))
+
 
 def fit(page, card, bleed, margin, cut="auto"):
     """(count, rotated, cut, cols, rows) of the best grid, or None if no card fits."""

@@ -56,12 +56,12 @@ class CardCanvas:
         self._draw(body, card_h)
         c.restoreState()
 
-    def marks(self, sheet: Sheet):
+    def marks(self, marks):
         c = self.c
         c.saveState()
         c.setStrokeColor(MARK_COLOR)
         c.setLineWidth(0.25)
-        c.lines([(x0 * MM, y0 * MM, x1 * MM, y1 * MM) for (x0, y0), (x1, y1) in sheet.marks])
+        c.lines([(x0 * MM, y0 * MM, x1 * MM, y1 * MM) for (x0, y0), (x1, y1) in marks])
         c.restoreState()
 
     def slug(self, sheet: Sheet, text: str, font: str):

@@ -77,3 +77,16 @@ def test_too_big_a_card_is_a_clear_error():
     from pnpgen.errors import InputError
     with pytest.raises(InputError, match="does not fit"):
         impose(PAPERS["letter"], (300, 300), 3.175, 5)
+
+
+def test_a_part_filled_sheet_marks_only_the_cards_it_holds():
+    sheet = impose(PAPERS["letter"], CARDS["poker"], 3.175, 5)
+    assert sheet.marks_for(sheet.per_sheet) == sheet.marks
+    first = sheet.fronts[0].trim
+    marks = sheet.marks_for(1)
+    assert 0 < len(marks) < len(sheet.marks)
+    for (x0, y0), (x1, y1) in marks:
+        if x0 == x1:
+            assert x0 == pytest.approx(first[0]) or x0 == pytest.approx(first[0] + first[2])
+        else:
+            assert y0 == pytest.approx(first[1]) or y0 == pytest.approx(first[1] + first[3])
