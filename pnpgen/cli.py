@@ -110,6 +110,9 @@ def check(project: Project, game, fmt, strict):
         if fmt == "github":
             for p in exc.problems:
                 click.echo(_annotation("error", str(p.path), p.line, "invalid input", p.message))
+        elif fmt == "json":
+            click.echo(json.dumps({"input_errors": [{"file": str(p.path), "line": p.line, "message": p.message}
+                                                    for p in exc.problems]}, indent=2))
         _fail(exc)
     violations = [v for r in reports for v in r.violations]
     errors = sum(len(r.errors) for r in reports)
@@ -140,6 +143,25 @@ def _annotation(level: str, path: str, line, title: str, message: str) -> str:
     data = message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
     where = f"file={prop(path)}" + (f",line={line}" if line else "")
     return f"::{level} {where},title={prop(title)}::{data}"
+
+
+@main.command()
+@click.argument("topic", required=False)
+@click.option("--markdown", is_flag=True, help="The whole reference as Markdown (docs/reference.md).")
+def schema(topic, markdown):
+    """Every YAML key, its type and meaning: game, deck, field, template, rect, text, rule..."""
+    from . import reference
+    if markdown:
+        click.echo(reference.markdown())
+        return
+    if topic is None:
+        click.echo("topics: " + ", ".join(reference.TOPICS))
+        return
+    if topic not in reference.TOPICS:
+        from .errors import did_you_mean
+        click.echo(f"unknown topic '{topic}'{did_you_mean(topic, reference.TOPICS)}", err=True)
+        sys.exit(2)
+    click.echo(reference.text(topic))
 
 
 @main.command(name="list")

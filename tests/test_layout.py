@@ -125,3 +125,13 @@ def test_card_code_is_placed_on_each_face(laid_out):
     _, bodies = laid_out
     codes = [t for t in texts(bodies["Short"]) if t.lines[0][2][0].text.startswith("MIN-")]
     assert len(codes) == 1 and codes[0].lines[0][2][0].text == "MIN-001"
+
+
+def test_docs_reference_matches_the_models():
+    """docs/reference.md is generated from the models; regenerate it with
+    `pnpgen schema --markdown > docs/reference.md` when a key changes."""
+    from pathlib import Path
+
+    from pnpgen import reference
+    committed = (Path(__file__).parent.parent / "docs" / "reference.md").read_text()
+    assert committed.strip() == reference.markdown().strip()

@@ -146,6 +146,8 @@ def test_a_wrong_rule_is_an_input_error(scratch, old, new, expect):
     assert str(problem.path).endswith("rules.yaml") and problem.line
     proc = run_cli(scratch, "check", "swarm")
     assert proc.returncode == 2 and "rules.yaml:" in proc.stderr and expect in proc.stderr
+    data = json.loads(run_cli(scratch, "check", "swarm", "--format", "json").stdout)
+    assert data["input_errors"][0]["file"].endswith("rules.yaml") and expect in data["input_errors"][0]["message"]
 
 
 MINI_GAME = """title: Mini

@@ -19,8 +19,8 @@ _width_cache: dict = {}
 
 class Text(Element):
     text: str
-    """The text, usually an expression such as '{{ title }}'. A blank line starts a new
-    paragraph; `**bold**` and `:icon:` work inline."""
+    """The text, usually an expression such as '{{ title }}'. A line break starts a new line;
+    `**bold**` and `:icon:` work inline."""
     x: float = 0
     """Left edge of the box, mm from the trim's left."""
     y: float = 0

@@ -1,0 +1,106 @@
+"""The YAML reference, read off the models: every key, its type, default and docstring.
+`pnpgen schema` prints it; docs/reference.md is the same text as Markdown."""
+
+from __future__ import annotations
+
+import re
+import sys
+import types
+import typing
+
+from pydantic import BaseModel
+from pydantic_core import PydanticUndefined
+
+from . import checks, model, rules
+from .elements import ELEMENTS
+
+TOPICS: dict[str, tuple[str, type[BaseModel]]] = {
+    "game": ("cards/<game>/game.yaml", model.Game),
+    "icon": ("an entry of game.yaml `icons:`", model.Icon),
+    "deck": ("cards/<game>/decks/<deck>.yaml", model.Deck),
+    "field": ("an entry of a deck's `fields:`", model.FieldSpec),
+    "back": ("a deck's `back:`", model.Back),
+    "template": ("templates/<game>/<name>.yaml", model.Template),
+    "code": ("a template's `code:` (where the card code goes)", model.CodeMark),
+    **{name: (f"element `- {name}: {{...}}`", cls) for name, cls in ELEMENTS.items()},
+    "rules": ("cards/<game>/rules.yaml", rules.RulesFile),
+    "rule": ("an entry of rules.yaml `rules:`", rules.Rule),
+    **{f"rule.{name}": (f"the value of a rule's `{name}:`", mod.Spec) for name, mod in checks.CHECKS.items()
+       if isinstance(mod.Spec, type) and issubclass(mod.Spec, BaseModel)},
+}
+
+
+def type_name(annotation) -> str:
+    origin = typing.get_origin(annotation)
+    args = typing.get_args(annotation)
+    if origin in (typing.Union, types.UnionType):
+        return " | ".join(type_name(a) for a in args if a is not type(None)) + \
+            (" | none" if type(None) in args else "")
+    if origin is typing.Literal:
+        return " | ".join(repr(a) if isinstance(a, str) else str(a).lower() for a in args)
+    if origin is typing.Annotated:
+        return "size" if args and args[0] == tuple[float, float] else type_name(args[0])
+    if annotation == tuple[float, float]:
+        return "size (a name such as poker, or [w, h] mm)"
+    if origin in (list, tuple):
+        return f"list of {type_name(args[0])}" if args else "list"
+    if origin is dict:
+        return f"map of {type_name(args[1])}"
+    if annotation is typing.Any:
+        return "any"
+    if isinstance(annotation, type):
+        if issubclass(annotation, BaseModel):
+            return {"CodeMark": "code", "ElementEntry": "element", "FieldSpec": "field", "Back": "back",
+                    "Icon": "icon", "Rule": "rule", "Range": "{min, max}"}.get(annotation.__name__, "mapping")
+        return {"str": "text", "float": "number", "int": "whole number", "bool": "true/false"}.get(
+            annotation.__name__, annotation.__name__)
+    return str(annotation)
+
+
+def rows(cls: type[BaseModel]):
+    for name, info in cls.model_fields.items():
+        default = info.default
+        if default is PydanticUndefined:
+            shown = "required"
+        elif default is None or default == {} or default == []:
+            shown = ""
+        elif isinstance(default, BaseModel):
+            shown = ""
+        else:
+            shown = repr(default) if isinstance(default, str) else str(default).lower() \
+                if isinstance(default, bool) else str(default)
+        text = re.sub(r"\s+", " ", info.description or "").strip()
+        yield name, type_name(info.annotation), shown, text
+
+
+def summary(cls) -> str:
+    doc = (cls.__doc__ or "").strip()
+    module_doc = sys.modules[cls.__module__].__doc__ or ""
+    if cls in ELEMENTS.values():
+        doc = module_doc.strip()
+    return re.sub(r"\s+", " ", doc)
+
+
+def text(topic: str) -> str:
+    where, cls = TOPICS[topic]
+    out = [f"{topic}: {where}", f"  {summary(cls)}"]
+    for name, kind, default, doc in rows(cls):
+        d = f" = {default}" if default and default != "required" else " (required)" if default == "required" else ""
+        out.append(f"  {name}: {kind}{d}")
+        if doc:
+            out.append(f"      {doc}")
+    return "\n".join(out)
+
+
+def markdown() -> str:
+    out = ["# YAML reference", "",
+           "Generated from the models by `pnpgen schema --markdown`; every key of every file,",
+           "with its type, default and meaning. Sizes and positions are millimetres; a position is",
+           "measured from the card's trim corner, top-left, y downwards.", ""]
+    for topic, (where, cls) in TOPICS.items():
+        out += [f"## {topic}", "", f"{where}. {summary(cls)}", "", "| key | type | default | meaning |",
+                "|---|---|---|---|"]
+        for name, kind, default, doc in rows(cls):
+            out.append(f"| `{name}` | {kind} | {default.replace('|', '/')} | {doc.replace('|', '/')} |")
+        out.append("")
+    return "\n".join(out)
