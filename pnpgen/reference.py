@@ -14,6 +14,8 @@ from pydantic_core import PydanticUndefined
 from . import checks, model, rules
 from .elements import ELEMENTS
 
+SIZE = "size (a name such as poker, or [w, h] mm)"
+
 TOPICS: dict[str, tuple[str, type[BaseModel]]] = {
     "game": ("cards/<game>/game.yaml", model.Game),
     "icon": ("an entry of game.yaml `icons:`", model.Icon),
@@ -34,14 +36,14 @@ def type_name(annotation) -> str:
     origin = typing.get_origin(annotation)
     args = typing.get_args(annotation)
     if origin in (typing.Union, types.UnionType):
-        return " | ".join(type_name(a) for a in args if a is not type(None)) + \
-            (" | none" if type(None) in args else "")
+        return " or ".join(type_name(a) for a in args if a is not type(None)) + \
+            (" or none" if type(None) in args else "")
     if origin is typing.Literal:
-        return " | ".join(repr(a) if isinstance(a, str) else str(a).lower() for a in args)
+        return " or ".join(repr(a) if isinstance(a, str) else str(a).lower() for a in args)
     if origin is typing.Annotated:
-        return "size" if args and args[0] == tuple[float, float] else type_name(args[0])
+        return SIZE if args and args[0] == tuple[float, float] else type_name(args[0])
     if annotation == tuple[float, float]:
-        return "size (a name such as poker, or [w, h] mm)"
+        return "[x, y]"
     if origin in (list, tuple):
         return f"list of {type_name(args[0])}" if args else "list"
     if origin is dict:
@@ -70,7 +72,8 @@ def rows(cls: type[BaseModel]):
             shown = repr(default) if isinstance(default, str) else str(default).lower() \
                 if isinstance(default, bool) else str(default)
         text = re.sub(r"\s+", " ", info.description or "").strip()
-        yield name, type_name(info.annotation), shown, text
+        kind = SIZE if info.metadata and info.annotation == tuple[float, float] else type_name(info.annotation)
+        yield name, kind, shown, text
 
 
 def summary(cls) -> str:
