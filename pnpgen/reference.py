@@ -3,10 +3,14 @@
 
 from __future__ import annotations
 
+import ast
+import inspect
 import re
 import sys
+import textwrap
 import types
 import typing
+from functools import lru_cache
 
 from pydantic import BaseModel
 from pydantic_core import PydanticUndefined
@@ -59,6 +63,23 @@ def type_name(annotation) -> str:
     return str(annotation)
 
 
+@lru_cache(maxsize=None)
+def docstrings(cls: type) -> dict[str, str]:
+    """{attribute: the docstring written under it}, for a class and its bases."""
+    out = {}
+    for klass in reversed(cls.__mro__):
+        if klass in (object, BaseModel) or not klass.__module__.startswith("pnpgen"):
+            continue
+        tree = ast.parse(textwrap.dedent(inspect.getsource(klass)))
+        body = tree.body[0].body
+        for stmt, after in zip(body, body[1:]):
+            if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and \
+                    isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant) and \
+                    isinstance(after.value.value, str):
+                out[stmt.target.id] = inspect.cleandoc(after.value.value)
+    return out
+
+
 def rows(cls: type[BaseModel]):
     for name, info in cls.model_fields.items():
         default = info.default
@@ -71,7 +92,7 @@ def rows(cls: type[BaseModel]):
         else:
             shown = repr(default) if isinstance(default, str) else str(default).lower() \
                 if isinstance(default, bool) else str(default)
-        text = re.sub(r"\s+", " ", info.description or "").strip()
+        text = re.sub(r"\s+", " ", info.description or docstrings(cls).get(name, "")).strip()
         kind = SIZE if info.metadata and info.annotation == tuple[float, float] else type_name(info.annotation)
         yield name, kind, shown, text
 

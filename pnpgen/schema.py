@@ -15,9 +15,10 @@ from .yamlsrc import Doc
 
 class Schema(BaseModel):
     """Base of every YAML model: unknown keys are errors with a 'did you mean' hint,
-    and each attribute's docstring documents its key."""
+    and each attribute's docstring documents its key (read by pnpgen.reference; not at
+    run time, where reading source code would slow every start-up)."""
 
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
     @model_validator(mode="before")
     @classmethod
