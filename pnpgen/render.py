@@ -3,8 +3,11 @@ become points only here."""
 
 from __future__ import annotations
 
+import zlib
+
 from reportlab import rl_config
 from reportlab.lib.colors import Color
+from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
 from . import ops
@@ -14,6 +17,15 @@ MM = 72 / 25.4
 rl_config.useA85 = 0  # binary streams: smaller files, same content
 MARK_COLOR = Color(0, 0, 0)
 SLUG_COLOR = Color(0.35, 0.35, 0.35)
+
+
+class _AlreadyFlate:
+    """A Flate filter for a stream compressed in advance."""
+
+    pdfname = "FlateDecode"
+
+    def encode(self, data):
+        return data
 
 
 class CardCanvas:
@@ -80,6 +92,24 @@ class CardCanvas:
 
     def page(self):
         self.c.showPage()
+        self._compress_last_page()
+
+    def _compress_last_page(self):
+        """reportlab keeps every page's drawing as text until save(); compressing it now
+        (exactly as save() would) keeps a 10,000-card build's memory small. If reportlab's
+        internals ever differ, the page is simply left for save() to compress."""
+        pages = getattr(getattr(self.c._doc, "Pages", None), "pages", None)
+        if not pages:
+            return
+        page = pages[-1]
+        stream = getattr(page, "stream", None)
+        if not isinstance(stream, str) or getattr(page, "Contents", None) or not page.compression:
+            return
+        contents = pdfdoc.PDFStream()
+        contents.content = zlib.compress(stream.encode("utf8"))
+        contents.filters = [_AlreadyFlate()]
+        page.Contents = contents
+        page.stream = None
 
     def save(self):
         self.c.save()
