@@ -42,7 +42,8 @@ LINES = ["Draw two cards, then discard one.",
          "Each opponent loses one point.",
          "Your pieces cannot be moved."]
 
-# The same content drawn with reportlab alone: what any tool must at least spend.
+# The same content drawn with reportlab alone: the cards, their backs, crop marks and a
+# slug line per page; what any tool must at least spend.
 BARE = r'''
 import sys, time
 from reportlab import rl_config
@@ -63,6 +64,8 @@ c.setFillColorRGB(1, 1, 1); c.setFont("sans-bold", 24); c.drawCentredString(W / 
 c.endForm()
 lines = %r
 slots = [(36 + (i %% 2) * 270, 36 + (i // 2) * 180) for i in range(8)]
+marks = [(x, 768, x, 778) for x in (54, 306, 558)] + [(x, 24, x, 14) for x in (54, 306, 558)] + \
+        [(42, y, 28, y) for y in (36, 216, 396, 576, 756)] + [(570, y, 584, y) for y in (36, 216, 396, 576, 756)]
 for s in range(0, n, 8):
     k = min(8, n - s)
     for i in range(k):
@@ -78,10 +81,15 @@ for s in range(0, n, 8):
         c.setFont("sans-bold", 16); c.drawString(18, 25, str((s + i) %% 10))
         c.setFont("sans", 4.5); c.drawCentredString(W / 2, 6.5, "BEN-%%03d" %% (s + i + 1))
         c.restoreState()
+    c.setLineWidth(0.25); c.lines(marks)
+    c.saveState(); c.translate(20, 396); c.rotate(90); c.setFont("sans", 6)
+    c.drawCentredString(0, 0, "Bench - sheet %%d - FRONT - print at 100 %%%%" %% (s // 8 + 1)); c.restoreState()
     c.showPage()
     for i in range(k):
         x, y = slots[i]
         c.saveState(); c.translate(x, y); c.doForm("back"); c.restoreState()
+    c.saveState(); c.translate(20, 396); c.rotate(90); c.setFont("sans", 6)
+    c.drawCentredString(0, 0, "Bench - sheet %%d - BACK - print at 100 %%%%" %% (s // 8 + 1)); c.restoreState()
     c.showPage()
 c.save()
 ''' % (LINES,)
@@ -118,6 +126,10 @@ def best(cmd, repeat):
 
 
 def main(sizes, repeat=3):
+    # start-up is timed as a user sees it after the first run: from compiled bytecode
+    # (this machine sets PYTHONDONTWRITEBYTECODE, so Python would recompile on every run)
+    import pnpgen
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(Path(pnpgen.__file__).parent)], check=True)
     print(f"{'cards':>7} {'pnpgen s':>9} {'cards/s':>8} {'peak MB':>8} {'PDF KB':>8} "
           f"{'bare s':>7} {'bare MB':>8} {'ratio':>6}")
     for n in sizes:

@@ -118,6 +118,12 @@ class Text(Element):
         placed = []
         unit = size * PT
         for n, line in enumerate(lines):
+            if all(len(word) == 1 and word[0][0] == "text" and word[0][2] == line[0][0][2] for word in line) and line:
+                # the common case: one font, no icons: the line is a single run
+                width = (sum(word[0][3] for word in line) + space * (len(line) - 1)) * unit
+                runs = (ops.Run(0.0, " ".join(word[0][1] for word in line), line[0][0][2], False, width),)
+                placed.append((self._line_x(left, boxw, width), first + n * step, runs))
+                continue
             runs, x = [], 0.0
             for i, word in enumerate(line):
                 if i:
@@ -128,14 +134,15 @@ class Text(Element):
                     else:
                         runs.append(ops.Run(x, value, key, False, width * unit))
                     x += width * unit
-            if self.align == "center":
-                lx = left + (boxw - x) / 2
-            elif self.align == "right":
-                lx = left + boxw - x
-            else:
-                lx = left
-            placed.append((lx, first + n * step, tuple(_merge(runs, space * unit))))
+            placed.append((self._line_x(left, boxw, x), first + n * step, tuple(_merge(runs, space * unit))))
         return ops.Text(tuple(placed), size, ctx.color(self.color), float(self.rotate), cx, cy)
+
+    def _line_x(self, left, boxw, width):
+        if self.align == "center":
+            return left + (boxw - width) / 2
+        if self.align == "right":
+            return left + boxw - width
+        return left
 
 
 def _merge(runs, space_mm):
@@ -166,6 +173,8 @@ def _unit_width(text, key):
 
 def _words(paragraph, regular, bold, ctx):
     """Split a paragraph into words; each word is a list of (kind, value, font, width@1pt)."""
+    if ":" not in paragraph and "*" not in paragraph:  # plain text: no icons, no bold
+        return [[("text", raw, regular, _unit_width(raw, regular))] for raw in paragraph.split()]
     words, is_bold = [], False
     for raw in paragraph.split():
         word = []
