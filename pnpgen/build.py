@@ -110,10 +110,8 @@ def _build_deck(game: GameSource, deck: DeckSource, layouter: Layouter, cards, o
     # prepare every template (and so every shared form) before drawing
     for name in sorted({c.front for c in cards} | {c.back for c in cards if c.back}):
         layouter.plan(name)
-    common_back = None
     if deck.deck.back and not deck.deck.back.per_card:
-        common_back = layouter.layout(None, deck.deck.back.template)
-        layouter.forms["back"] = (deck.size, common_back)
+        layouter.forms["back"] = (deck.size, layouter.layout(None, deck.deck.back.template))
 
     outdir.mkdir(parents=True, exist_ok=True)
     target = outdir / f"{deck.id}.pdf"
@@ -125,14 +123,17 @@ def _build_deck(game: GameSource, deck: DeckSource, layouter: Layouter, cards, o
         canvas.define_forms(sorted(layouter.forms))
         card_h = deck.size[1]
         flip = "long-edge" if sheet.flip == "long" else "short-edge"
+
+        def slug(s, side):
+            return (f"{g.title} \u00b7 {deck.deck.name} \u00b7 sheet {s + 1} of {sheets} \u00b7 {side} \u00b7 "
+                    f"print at 100 % (actual size), duplex {flip} flip")
+
         for s in range(sheets):
             chunk = cards[s * n:(s + 1) * n]
             for slot, card in zip(sheet.fronts, chunk):
                 canvas.card(slot, layouter.layout(card, card.front), card_h)
             canvas.marks(sheet.marks_for(len(chunk)))
-            canvas.slug(sheet, f"{g.title} \u00b7 {deck.deck.name} \u00b7 sheet {s + 1} of {sheets} \u00b7 "
-                               f"FRONT \u00b7 cut this side \u00b7 print at 100 % (actual size), duplex {flip} flip",
-                        slug_font)
+            canvas.slug(sheet, slug(s, "FRONT \u00b7 cut this side"), slug_font)
             canvas.page()
             if has_backs:
                 for slot, card in zip(sheet.backs, chunk):
@@ -143,8 +144,7 @@ def _build_deck(game: GameSource, deck: DeckSource, layouter: Layouter, cards, o
                     else:
                         body = COMMON_BACK
                     canvas.card(slot, body, card_h)
-                canvas.slug(sheet, f"{g.title} \u00b7 {deck.deck.name} \u00b7 sheet {s + 1} of {sheets} \u00b7 "
-                                   f"BACK \u00b7 print at 100 % (actual size), duplex {flip} flip", slug_font)
+                canvas.slug(sheet, slug(s, "BACK"), slug_font)
                 canvas.page()
         canvas.save()
         os.chmod(tmp, 0o644)
