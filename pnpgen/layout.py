@@ -228,7 +228,10 @@ class Layouter:
                 continue
             out += self._element_ops(tpl, i, el, card)
         if card is not None and tpl.template.code is not False:
-            out.append(self._code_mark(tpl.template.code, card.code))
+            try:
+                out.append(self._code_mark(tpl.template.code, card.code))
+            except LayoutError as exc:
+                raise InputError.at(tpl.doc.path, tpl.doc.line(("code",)), f"code: {exc}") from None
         return out
 
     def _condition(self, tpl, i, expr, card):

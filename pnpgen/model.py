@@ -134,6 +134,17 @@ class Game(Schema):
     credits: str = ""
     """A line for the credits (e.g. which content is reconstructed)."""
 
+    @field_validator("colors")
+    @classmethod
+    def _colors(cls, value: dict):
+        from reportlab.lib.colors import toColor
+        for key, spec in value.items():
+            try:
+                toColor(spec)
+            except (ValueError, TypeError):
+                raise ValueError(f"colour {key}: {spec!r} is not a colour; use '#rrggbb' or a colour name") from None
+        return value
+
     @field_validator("icons", "colors", "fonts")
     @classmethod
     def _names(cls, value: dict):

@@ -39,6 +39,8 @@ TOPICS: dict[str, tuple[str, type[BaseModel]]] = {
 def type_name(annotation) -> str:
     origin = typing.get_origin(annotation)
     args = typing.get_args(annotation)
+    if annotation == tuple[float, float]:
+        return "[x, y]"
     if origin in (typing.Union, types.UnionType):
         return " or ".join(type_name(a) for a in args if a is not type(None)) + \
             (" or none" if type(None) in args else "")
@@ -46,7 +48,7 @@ def type_name(annotation) -> str:
         return " or ".join(repr(a) if isinstance(a, str) else str(a).lower() for a in args)
     if origin is typing.Annotated:
         return SIZE if args and args[0] == tuple[float, float] else type_name(args[0])
-    if annotation == tuple[float, float]:
+    if origin is tuple and len(args) == 2:
         return "[x, y]"
     if origin in (list, tuple):
         return f"list of {type_name(args[0])}" if args else "list"

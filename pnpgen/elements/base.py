@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from pydantic import Field
 
 from ..ops import Paint
 from ..schema import Schema
+
+Coord = Annotated[float, Field(ge=-1000, le=1000, allow_inf_nan=False)]
+"""A position in mm; anything beyond a metre from the card is a typo."""
+Point = tuple[Coord, Coord]
+Dash = Annotated[list[Annotated[float, Field(gt=0, le=100)]], Field(max_length=8)]
 
 
 def has_expr(value) -> bool:
@@ -43,7 +50,7 @@ class Painted(Element):
     """Outline colour (none when omitted)."""
     stroke_width: float = Field(0.3, ge=0, le=20)
     """Outline width in mm."""
-    dash: list[float] | None = None
+    dash: Dash | None = None
     """Dash pattern in mm, e.g. [1, 0.5]."""
 
     def paint(self, ctx) -> Paint:

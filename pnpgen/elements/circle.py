@@ -3,13 +3,13 @@
 from pydantic import Field
 
 from .. import ops
-from .base import Painted
+from .base import Coord, Painted
 
 
 class Circle(Painted):
-    x: float
+    x: Coord
     """Centre, mm from the trim's left."""
-    y: float
+    y: Coord
     """Centre, mm from the trim's top."""
     r: float = Field(gt=0, le=500)
     """Radius, mm."""

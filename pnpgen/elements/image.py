@@ -5,16 +5,16 @@ from typing import Literal
 from pydantic import Field
 
 from .. import ops
-from .base import Element, bleed_box
+from .base import Coord, Element, bleed_box
 
 
 class Image(Element):
     src: str
     """Image file, relative to the game's folder (may be an expression, e.g.
     'art/{{ title }}.png')."""
-    x: float = 0
+    x: Coord = 0
     """Left edge of the box, mm from the trim's left."""
-    y: float = 0
+    y: Coord = 0
     """Top edge of the box, mm from the trim's top."""
     w: float = Field(gt=0, le=1000)
     """Box width, mm."""

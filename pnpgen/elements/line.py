@@ -3,17 +3,17 @@
 from pydantic import Field
 
 from .. import ops
-from .base import Element
+from .base import Dash, Element, Point
 
 
 class Line(Element):
-    points: list[tuple[float, float]] = Field(min_length=2)
+    points: list[Point] = Field(min_length=2)
     """Points [[x, y], ...] in mm, at least two."""
     stroke: str = "black"
     """Line colour."""
     stroke_width: float = Field(0.3, ge=0, le=20)
     """Line width, mm."""
-    dash: list[float] | None = None
+    dash: Dash | None = None
     """Dash pattern in mm, e.g. [1, 0.5]."""
 
     def ops(self, ctx):

@@ -6,21 +6,21 @@ import math
 from pydantic import Field, model_validator
 
 from .. import ops
-from .base import Painted
+from .base import Coord, Painted, Point
 
 
 class Polygon(Painted):
-    points: list[tuple[float, float]] | None = None
+    points: list[Point] | None = None
     """Corner points [[x, y], ...] in mm, at least three."""
-    x: float | None = None
+    x: Coord | None = None
     """Centre of a regular polygon, mm from the trim's left."""
-    y: float | None = None
+    y: Coord | None = None
     """Centre of a regular polygon, mm from the trim's top."""
     r: float | None = Field(None, gt=0, le=500)
     """Centre-to-corner radius of a regular polygon, mm."""
     sides: int | None = Field(None, ge=3, le=64)
     """Number of sides of a regular polygon (6 for a hexagon)."""
-    angle: float = 0
+    angle: float = Field(0, ge=-360, le=360)
     """Rotation of a regular polygon, degrees clockwise (0 puts a corner at the right)."""
 
     @model_validator(mode="after")

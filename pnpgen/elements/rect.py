@@ -3,13 +3,13 @@
 from pydantic import Field
 
 from .. import ops
-from .base import Painted, bleed_box
+from .base import Coord, Painted, bleed_box
 
 
 class Rect(Painted):
-    x: float = 0
+    x: Coord = 0
     """Left edge, mm from the trim's left."""
-    y: float = 0
+    y: Coord = 0
     """Top edge, mm from the trim's top."""
     w: float = Field(gt=0, le=1000)
     """Width, mm."""

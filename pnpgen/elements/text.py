@@ -10,7 +10,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from .. import fonts, ops
-from .base import Element
+from .base import Coord, Element
 
 PT = 25.4 / 72  # mm per point
 _PIECES = re.compile(r"(\*\*|:[A-Za-z0-9_-]+:)")
@@ -21,9 +21,9 @@ class Text(Element):
     text: str
     """The text, usually an expression such as '{{ title }}'. A line break starts a new line;
     `**bold**` and `:icon:` work inline."""
-    x: float = 0
+    x: Coord = 0
     """Left edge of the box, mm from the trim's left."""
-    y: float = 0
+    y: Coord = 0
     """Top edge of the box, mm from the trim's top."""
     w: float = Field(gt=0, le=1000)
     """Box width, mm."""
