@@ -5,9 +5,10 @@ with its validator and a docstring under it, so the schema documents itself (see
 from __future__ import annotations
 
 import re
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import AfterValidator, Field, field_validator, model_validator
+from reportlab.lib.colors import toColor
 
 from .elements import Circle, Image, Line, Polygon, Rect, Text
 from .schema import Schema, Size
@@ -18,6 +19,18 @@ MAX_CARDS = 20_000
 """Most cards (copies included) in one deck."""
 
 NAME = r"^[a-z][a-z0-9_-]*$"
+
+
+def _color(spec: str) -> str:
+    try:
+        toColor(spec)
+    except (ValueError, TypeError):
+        raise ValueError(f"{spec!r} is not a colour; use '#rrggbb' or a colour name") from None
+    return spec
+
+
+ColorSpec = Annotated[str, AfterValidator(_color)]
+"""A colour written as '#rrggbb' or a colour name."""
 
 
 class ElementEntry(Schema):
@@ -129,21 +142,10 @@ class Game(Schema):
     """Extra fonts: name -> .ttf file in the game's folder."""
     icons: dict[str, Icon] = {}
     """Inline icons, used in text as `:name:`."""
-    colors: dict[str, str] = {}
+    colors: dict[str, ColorSpec] = {}
     """Named colours, usable wherever a colour is asked for."""
     credits: str = ""
     """A line for the credits (e.g. which content is reconstructed)."""
-
-    @field_validator("colors")
-    @classmethod
-    def _colors(cls, value: dict):
-        from reportlab.lib.colors import toColor
-        for key, spec in value.items():
-            try:
-                toColor(spec)
-            except (ValueError, TypeError):
-                raise ValueError(f"colour {key}: {spec!r} is not a colour; use '#rrggbb' or a colour name") from None
-        return value
 
     @field_validator("icons", "colors", "fonts")
     @classmethod

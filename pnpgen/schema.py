@@ -106,7 +106,7 @@ def translate(exc: ValidationError, doc: Doc, base_loc: tuple = ()) -> list[Prob
             msg = err["msg"]
         else:
             line_loc = loc
-            msg = _FRIENDLY.get(kind, err["msg"])
+            msg = _FRIENDLY.get(kind, err["msg"].removeprefix("Value error, "))
             if kind not in ("missing",) and "input" in err and not isinstance(err["input"], (dict, list)):
                 msg += f", got {err['input']!r}"
         where = _where(loc[len(base_loc):] if kind != "unknown_key" else loc[len(base_loc):])

@@ -81,7 +81,7 @@ CASES = [
                  ["count", "0 to 1000"], id="absurd-count"),
     pytest.param(GAME, "card_size: poker\n", "card_size: [5000, 10]\n", ["card_size", "outside 10..600 mm"],
                  id="absurd-size"),
-    pytest.param(GAME, '  ink: "#1f1a14"', '  ink: "#zz1a14"', ["colors", "is not a colour"], id="bad-palette-colour"),
+    pytest.param(GAME, '  ink: "#1f1a14"', '  ink: "#zz1a14"', ["colors.ink", "is not a colour"], id="bad-palette-colour"),
     pytest.param(EVOLUTION, "  - rect: {x: 3.6, y: 3.6, w: 56.3, h: 81.7, r: 2.5, fill: parchment}",
                  "  - rect: {x: 3.6, y: 1e93, w: 56.3, h: 81.7, r: 2.5, fill: parchment}",
                  ["y", "less than or equal to 1000"], id="absurd-position"),
