@@ -100,7 +100,7 @@ class Layouter:
             spec = palette.get(name, name)
             try:
                 result = rl_colors.toColor(spec)
-            except ValueError:
+            except Exception:  # reportlab raises ValueError, AssertionError, ... on odd input
                 raise LayoutError(f"unknown colour '{value}'{did_you_mean(name, palette)}; "
                                   "use '#rrggbb', a colour name or one of the game's colors") from None
         self._colors[value] = result

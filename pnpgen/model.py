@@ -24,7 +24,7 @@ NAME = r"^[a-z][a-z0-9_-]*$"
 def _color(spec: str) -> str:
     try:
         toColor(spec)
-    except (ValueError, TypeError):
+    except Exception:  # reportlab raises ValueError, AssertionError, ... on odd input
         raise ValueError(f"{spec!r} is not a colour; use '#rrggbb' or a colour name") from None
     return spec
 
