@@ -92,8 +92,11 @@ def build_loaded(game: GameSource, options: Options) -> list[DeckResult]:
             results.append(DeckResult(deck.id, outdir / f"{deck.id}.pdf", 0, 0, 0, 0,
                                       ["every card has count 0: no PDF written"]))
             continue
-        options.progress(f"{game_id}: {deck.id} ({len(cards)} cards)")
-        results.append(_build_deck(game, deck, layouter, cards, outdir, options))
+        options.progress(f"{game_id}/{deck.id}: {len(cards)} cards ...")
+        r = _build_deck(game, deck, layouter, cards, outdir, options)
+        options.progress(f"  wrote {r.path}: {r.sheets} sheet{'s' if r.sheets != 1 else ''} "
+                         f"({r.per_sheet} cards a sheet, {r.pages} pages)")
+        results.append(r)
     return results
 
 

@@ -82,9 +82,6 @@ def build(project: Project, game, out, paper, flip, no_check, quiet):
         for r in results:
             for w in r.warnings:
                 click.echo(f"warning: {r.path}: {w}", err=True)
-            if talk:
-                click.echo(f"  wrote {r.path}: {r.cards} cards on {r.sheets} sheets "
-                           f"({r.per_sheet} per sheet, {r.pages} pages)", err=True)
     if failed:
         sys.exit(2)
     if broken:
