@@ -10,12 +10,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from jinja2 import StrictUndefined, TemplateError, UndefinedError, meta
-from jinja2.sandbox import ImmutableSandboxedEnvironment
+from jinja2 import TemplateError, UndefinedError, meta
 from PIL import Image as PILImage
 from reportlab.lib import colors as rl_colors
 
-from . import fonts, ops
+from . import expr, fonts, ops
 from .elements.base import has_expr
 from .errors import InputError, did_you_mean
 from .expand import PrintCard
@@ -48,8 +47,7 @@ class Layouter:
         self.deck = deck
         self.width, self.height = deck.size
         self.bleed = game.game.bleed
-        self.env = ImmutableSandboxedEnvironment(undefined=StrictUndefined, autoescape=False,
-                                        keep_trailing_newline=False)
+        self.env = expr.environment()
         self._compiled: dict[str, object] = {}
         self._conditions: dict[str, object] = {}
         self._colors: dict = {}

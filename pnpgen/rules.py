@@ -10,11 +10,10 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from jinja2 import StrictUndefined, TemplateError, meta
-from jinja2.sandbox import ImmutableSandboxedEnvironment
+from jinja2 import TemplateError, meta
 from pydantic import Field, model_validator
 
-from . import schema, yamlsrc
+from . import expr, schema, yamlsrc
 from . import checks as C
 from .checks import CHECKS
 from .checks.base import RuleCard
@@ -152,7 +151,7 @@ def _rule_cards(game: GameSource) -> dict[str, list[RuleCard]]:
                             game.rel(d.path), c.line) for c in d.cards] for d in game.decks}
 
 
-_ENV = ImmutableSandboxedEnvironment(undefined=StrictUndefined)
+_ENV = expr.environment()
 
 
 class RuleContext:

@@ -104,6 +104,9 @@ def test_bad_input_is_reported_with_file_and_line(scratch, rel, old, new, needle
     ('  - text: {w: 5, h: 5, text: "x", size: 5000}\n', ["size", "less than or equal to 300"]),
     ('  - text: {w: 5, h: 5, text: "{{ titel }}"}\n', ["undefined name 'titel'", "did you mean 'title'"]),
     ('  - text: {w: 5, h: 5, text: "{{ title.__class__ }}"}\n', ["cannot evaluate"]),
+    ('  - text: {w: 5, h: 5, text: "{{ title * 100000000 }}"}\n', ["cannot evaluate", "longer than 100000"]),
+    ('  - text: {w: 5, h: 5, text: "{{ 9 ** 999999999 }}"}\n', ["cannot evaluate", "too large"]),
+    ('  - text: {w: 5, h: 5, text: "{{ title|center(1000000000) }}"}\n', ["cannot evaluate", "width"]),
     ('  - rect: {w: 5, h: 5, fill: "not-a-colour"}\n', ["unknown colour 'not-a-colour'"]),
     ('  - text: {w: 5, h: 5, text: "x", font: sanz}\n', ["unknown font 'sanz'", "did you mean 'sans'"]),
 ])
