@@ -157,6 +157,10 @@ def _deck_paths(src: GameSource, problems) -> list[Path]:
         if not path.is_file():
             problems.append(Problem(src.doc.path, src.doc.line(("decks", i)), f"deck file '{rel}' not found"))
             continue
+        if any(p.stem == path.stem for p in out):
+            problems.append(Problem(src.doc.path, src.doc.line(("decks", i)),
+                                    f"a deck named '{path.stem}' is already listed; deck file names must differ"))
+            continue
         out.append(path)
     return out
 

@@ -87,6 +87,8 @@ CASES = [
                  ["y", "less than or equal to 1000"], id="absurd-position"),
     pytest.param(GAME, "decks: [decks/common.yaml, decks/optional.yaml]",
                  "decks: [decks/common.yaml, ../../etc/passwd]", ["outside the game folder"], id="deck-outside-folder"),
+    pytest.param(GAME, "decks: [decks/common.yaml, decks/optional.yaml]",
+                 "decks: [decks/common.yaml, decks/common.yaml]", ["already listed"], id="deck-twice"),
 ]
 
 
