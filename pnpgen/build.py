@@ -122,7 +122,8 @@ def _build_deck(game: GameSource, deck: DeckSource, layouter: Layouter, cards, o
     os.close(fd)
     try:
         slug_font = fonts.ensure("sans", fonts.BUILTIN["sans"])
-        canvas = CardCanvas(tmp, page, f"{g.title} - {deck.deck.name}", layouter.forms, g.bleed, slug_font)
+        canvas = CardCanvas(tmp, page, f"{g.title} - {deck.deck.name}", layouter.forms, g.bleed, slug_font,
+                            g.credits)
         canvas.define_forms(sorted(layouter.forms))
         card_h = deck.size[1]
         flip = "long-edge" if sheet.flip == "long" else "short-edge"

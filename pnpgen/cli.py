@@ -180,7 +180,7 @@ def list_(project: Project, game, as_json):
                               "back": None if not deck.deck.back else
                               ("per card" if deck.deck.back.per_card else "common")})
             data.append({"id": name, "title": src.game.title, "code": src.game.code,
-                         "cards": sum(d["cards"] for d in decks), "decks": decks})
+                         "cards": sum(d["cards"] for d in decks), "credits": src.game.credits, "decks": decks})
     except InputError as exc:
         _fail(exc)
     if as_json:
@@ -188,6 +188,8 @@ def list_(project: Project, game, as_json):
         return
     for g in data:
         click.echo(f"{g['id']}: {g['title']} ({g['code']}), {g['cards']} cards")
+        if g["credits"]:
+            click.echo(f"  {g['credits']}")
         for d in g["decks"]:
             w, h = d["size_mm"]
             click.echo(f"  {d['id']}: {d['name']}, {d['cards']} cards ({d['distinct']} distinct), "

@@ -145,7 +145,8 @@ class Game(Schema):
     colors: dict[str, ColorSpec] = {}
     """Named colours, usable wherever a colour is asked for."""
     credits: str = ""
-    """A line for the credits (e.g. which content is reconstructed)."""
+    """A credits line (e.g. which content is reconstructed): the subject of every PDF of the
+    game, and shown by `pnpgen list`."""
 
     @field_validator("icons", "colors", "fonts")
     @classmethod

@@ -32,13 +32,14 @@ class CardCanvas:
     """A PDF being drawn: shared forms are defined once, then pages of cards."""
 
     def __init__(self, path: str, page_mm: tuple[float, float], title: str, forms: dict, bleed: float,
-                 font: str):
+                 font: str, subject: str = ""):
         # initialFontName: otherwise every page names Helvetica, a font that is never embedded
         self.c = Canvas(path, pagesize=(page_mm[0] * MM, page_mm[1] * MM), invariant=1,
                         pageCompression=1, initialFontName=font, initialFontSize=6)
         self.c.setTitle(title)
         self.c.setCreator("pnpgen")
         self.c.setAuthor("")
+        self.c.setSubject(subject)
         self.forms = forms
         self.bleed = bleed
         self.defined: set[str] = set()

@@ -9,3 +9,16 @@ def test_swarm_decks_hold_every_card(built):
         pages = len(PdfReader(r.path).pages)
         assert pages == r.pages == 2 * r.sheets  # front and back per sheet
         assert r.sheets == -(-r.cards // r.per_sheet)
+
+
+def test_credits_reach_the_pdf_and_list(built, project):
+    import json
+    import subprocess
+    import sys
+    main = next(r for r in built["swamp-monsters"] if r.deck == "main")
+    assert "reconstructed" in PdfReader(main.path).metadata.subject
+    out = subprocess.run([sys.executable, "-m", "pnpgen.cli", "--root", str(project.root), "list", "--json"],
+                         capture_output=True, text=True, check=True).stdout
+    games = {g["id"]: g for g in json.loads(out)}
+    assert games["swamp-monsters"]["decks"][0]["cards"] == 69
+    assert "reconstructed" in games["swamp-monsters"]["credits"]
