@@ -48,7 +48,7 @@ def main(ctx, root):
 @click.option("--flip", type=click.Choice(["long", "short"]), default=None,
               help="Duplex flip edge the backs are placed for (default: the game's, usually long).")
 @click.option("--no-check", is_flag=True, help="Build even when the game breaks its rules.")
-@click.option("-q", "--quiet", is_flag=True, help="Print nothing but errors.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress lines (errors and warnings still go to stderr).")
 @click.pass_obj
 def build(project: Project, game, out, paper, flip, no_check, quiet):
     """Build every game (or the GAMEs named) into out/<game>/<deck>.pdf.
