@@ -7,6 +7,7 @@ runs that render once as shared forms; only the rest is evaluated per card."""
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
@@ -25,6 +26,21 @@ MAX_IMAGE_PIXELS = 80_000_000
 PILImage.MAX_IMAGE_PIXELS = MAX_IMAGE_PIXELS
 BUILTIN_NAMES = {"card", "game", "deck", "colors"}
 _SIMPLE = re.compile(r"^\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$")
+
+
+def _footprint(text) -> tuple[float, float, float, float]:
+    """The card area a (possibly rotated) text box covers: x0, y0, x1, y1."""
+    a = math.radians(text.rotate)
+    boxw, boxh = (text.h, text.w) if text.rotate % 180 == 90 else (text.w, text.h)
+    hw = abs(boxw * math.cos(a)) / 2 + abs(boxh * math.sin(a)) / 2
+    hh = abs(boxw * math.sin(a)) / 2 + abs(boxh * math.cos(a)) / 2
+    cx, cy = text.x + text.w / 2, text.y + text.h / 2
+    return cx - hw, cy - hh, cx + hw, cy + hh
+
+
+def _inside(box, width, height, inset) -> bool:
+    x0, y0, x1, y1 = box
+    return x0 >= inset - 1e-6 and y0 >= inset - 1e-6 and x1 <= width - inset + 1e-6 and y1 <= height - inset + 1e-6
 
 
 class LayoutError(Exception):
@@ -157,8 +173,13 @@ class Layouter:
         use only game, deck and colors; other templates may use the deck's fields."""
         allowed = {"game", "deck", "colors", "card"} if common else set(self.deck.deck.fields) | BUILTIN_NAMES
         allowed |= set(self.env.globals)
+        safe = self.game.game.safe
         for i, entry in enumerate(template.template.elements):
             el = entry.element
+            if entry.text is not None and not common and not _inside(_footprint(el), self.width, self.height, safe):
+                self.warnings.append(f"{template.doc.path}:{template.doc.line(('elements', i))}: elements[{i}]: "
+                                     f"text box reaches into the outer {safe:g} mm of the card, where a cut "
+                                     "that lands a little off can clip it; keep it inside the safe zone")
             sources = [("{{ (%s) }}" % el.when, el.when)] if el.when else []
             sources += [(s, s) for s in el.expressions()]
             for src, shown in sources:

@@ -135,3 +135,16 @@ def test_docs_reference_matches_the_models():
     from pnpgen import reference
     committed = (Path(__file__).parent.parent / "docs" / "reference.md").read_text()
     assert committed.strip() == reference.markdown().strip()
+
+
+def test_text_outside_the_safe_zone_is_a_warning(tmp_path):
+    face = FACE.replace('  - text: {x: 5, y: 5, w: 53.5, h: 10, text: "FIXED", size: 10}',
+                        '  - text: {x: 1, y: 5, w: 53.5, h: 10, text: "FIXED", size: 10}')
+    make_game(tmp_path, GAME, DECK, {"face": face})
+    game = load(Project(tmp_path), "mini")
+    layouter = Layouter(game, game.decks[0])
+    layouter.check(game.templates["face"], common=False)
+    # the moved box, and the rotated title whose 40 mm runs past the bottom edge
+    assert [w.split("templates/mini/")[1][:24] for w in layouter.warnings] == [
+        "face.yaml:5: elements[2]", "face.yaml:7: elements[4]"]
+    assert "reaches into the outer 3.175 mm" in layouter.warnings[0]
