@@ -134,13 +134,15 @@ def _build_deck(game: GameSource, deck: DeckSource, layouter: Layouter, cards, o
 
         for s in range(sheets):
             chunk = cards[s * n:(s + 1) * n]
-            for slot, card in zip(sheet.fronts, chunk):
+            fronts, backs = sheet.slots_for(len(chunk))
+            for slot, card in zip(fronts, chunk):
                 canvas.card(slot, layouter.layout(card, card.front), card_h)
+            canvas.ticks(sheet.ticks_for(len(chunk)))
             canvas.marks(sheet.marks_for(len(chunk)))
             canvas.slug(sheet, slug(s, "FRONT \u00b7 cut this side"), slug_font)
             canvas.page()
             if has_backs:
-                for slot, card in zip(sheet.backs, chunk):
+                for slot, card in zip(backs, chunk):
                     if card.back is None:
                         continue
                     if card.unique_back:

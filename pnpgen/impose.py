@@ -1,12 +1,17 @@
 """Impose cards on sheets: how many fit, where each front and back goes, and where the
-crop marks are. Pure geometry in millimetres, page coordinates with the origin at the
+cut marks are. Pure geometry in millimetres, page coordinates with the origin at the
 page's bottom-left and y up (as in PDF); no drawing happens here.
 
 A slot's `transform` maps card coordinates (mm, origin at the trim's bottom-left, y up)
 onto the page, so a rotated card is just another transform. The back of the card in
 front slot i is placed by reflecting that slot across the flip axis of the sheet and
 mirroring the card about its own vertical axis, which is exactly what happens to the
-paper in a duplex printer; tests check the registration numerically."""
+paper in a duplex printer; tests check the registration numerically.
+
+Cut lines are marked in the page margins (crop marks) where there is room. Where there
+is not (three 88.9 mm rows on Letter, or three poker rows), the outer bleed on that axis
+shrinks to what the printer can print, and each cut line gets a short tick inside that
+bleed instead: it is cut away with the bleed, so it never shows on a card."""
 
 from __future__ import annotations
 
@@ -18,6 +23,8 @@ from .errors import InputError
 MARK_GAP = 1.0       # between the bleed edge and the start of a crop mark, mm
 MARK_MIN = 3.0       # shortest useful crop mark, mm
 MARK_MAX = 5.0
+TICK_BLEED = 1.0     # least outer bleed that still holds a cut tick, mm
+TICK_GAP = 0.3       # between the trim line and the start of a tick, mm
 SLUG_ROOM = 2.6      # height a slug line needs, mm
 
 Affine = tuple  # (a, b, c, d, e, f): x' = a*u + c*v + e, y' = b*u + d*v + f
@@ -67,47 +74,107 @@ class Sheet:
     flip: str
     fronts: tuple          # Slot per card position, row by row from the top-left
     backs: tuple           # backs[i] is where the back of fronts[i] goes on the back page
-    marks: tuple           # crop marks ((x0, y0), (x1, y1)) on the front page
+    marks: tuple           # crop marks ((x0, y0), (x1, y1)) in the front page's margins
+    ticks: tuple           # cut ticks ((x0, y0), (x1, y1)) in the outer bleed, front page
+    outer: tuple           # (x, y): bleed kept outside the grid's outer cards on each axis
     slug: Slug
+    flip_t: Affine         # front page -> back page
 
     @property
     def per_sheet(self) -> int:
         return len(self.fronts)
 
-    def marks_for(self, used: int) -> tuple:
-        """The crop marks a sheet holding only its first `used` cards needs: those in line
-        with the trim edges of the cards that are there."""
+    def slots_for(self, used: int) -> tuple[list[Slot], list[Slot]]:
+        """Front and back slots of a sheet holding its first `used` cards. With shared cut
+        lines a card's edge takes its neighbour's art only where a neighbour is printed;
+        every other edge gets the full bleed (into the empty slot next to it)."""
+        if used >= len(self.fronts) or self.cut == "gutter":
+            return list(self.fronts[:used]), list(self.backs[:used])
+        fronts, backs = [], []
+        for i, slot in enumerate(self.fronts[:used]):
+            r, c = divmod(i, self.cols)
+            x, y, w, h = slot.clip
+            if c < self.cols - 1 and i + 1 >= used:    # empty slot to the right
+                w += self.bleed
+            if r < self.rows - 1 and i + self.cols >= used:  # empty slot below
+                y -= self.bleed
+                h += self.bleed
+            clip = (x, y, w, h)
+            fronts.append(Slot(slot.trim, clip, slot.transform))
+            backs.append(Slot(self.backs[i].trim, _flip_rect(clip, self.flip_t), self.backs[i].transform))
+        return fronts, backs
+
+    def _lines_for(self, segments, used: int) -> tuple:
         if used >= len(self.fronts):
-            return self.marks
+            return segments
         slots = self.fronts[:used]
         xs = {round(v, 6) for s in slots for v in (s.trim[0], s.trim[0] + s.trim[2])}
         ys = {round(v, 6) for s in slots for v in (s.trim[1], s.trim[1] + s.trim[3])}
-        return tuple(m for m in self.marks
+        return tuple(m for m in segments
                      if (m[0][0] == m[1][0] and round(m[0][0], 6) in xs)
                      or (m[0][1] == m[1][1] and round(m[0][1], 6) in ys))
 
+    def marks_for(self, used: int) -> tuple:
+        """The crop marks a sheet holding only its first `used` cards needs: those in line
+        with the trim edges of the cards that are there."""
+        return self._lines_for(self.marks, used)
+
+    def ticks_for(self, used: int) -> tuple:
+        """The cut ticks for a sheet holding only its first `used` cards."""
+        return self._lines_for(self.ticks, used)
+
+
+@dataclass(frozen=True)
+class _Axis:
+    """How the cards fit along one page axis."""
+
+    count: int
+    outer: float      # bleed outside the outer cards
+    marked: bool      # crop marks in the margins (else ticks in the bleed)
+
+
+def _axis(length, card, bleed, margin, mode, ticks) -> _Axis:
+    if mode == "gutter":
+        n = math.floor((length - 2 * (margin + MARK_GAP + MARK_MIN)) / (card + 2 * bleed) + 1e-9)
+        return _Axis(max(n, 0), bleed, True)
+    marked = math.floor((length - 2 * (margin + MARK_GAP + MARK_MIN + bleed)) / card + 1e-9)
+    ticked = math.floor((length - 2 * (margin + min(bleed, TICK_BLEED))) / card + 1e-9)
+    if not ticks or marked >= ticked or bleed < TICK_BLEED:
+        return _Axis(max(marked, 0), bleed, True)
+    outer = min(bleed, (length - ticked * card) / 2 - margin)
+    return _Axis(ticked, outer, False)
+
+
+TICK_GAIN = 1.25
+"""Ticks in a reduced bleed are chosen over crop marks only for a quarter more cards a
+sheet (six 88.9 mm squares instead of four), not for one more card (nine poker cards
+instead of eight): marks in the margin are the better guide and keep the full bleed."""
+
 
 def fit(page, card, bleed, margin, cut="auto"):
-    """(count, rotated, cut, cols, rows) of the best grid, or None if no card fits."""
+    """(count, rotated, cut, x axis, y axis) of the best grid, or None if no card fits."""
     W, H = page
-    need = 2 * (margin + MARK_GAP + MARK_MIN)
+    best = _best(page, card, bleed, margin, cut, ticks=False)
+    ticked = _best(page, card, bleed, margin, cut, ticks=True)
+    if ticked and (best is None or ticked[0] >= TICK_GAIN * best[0]):
+        return ticked
+    return best
+
+
+def _best(page, card, bleed, margin, cut, ticks):
+    W, H = page
     best = None
     for rotated in (False, True):
         cw, ch = (card[1], card[0]) if rotated else card
         for mode in ("gutter", "shared"):
             if cut != "auto" and mode != cut:
                 continue
-            if mode == "gutter":
-                cols = math.floor((W - need) / (cw + 2 * bleed) + 1e-9)
-                rows = math.floor((H - need) / (ch + 2 * bleed) + 1e-9)
-            else:
-                cols = math.floor((W - need - 2 * bleed) / cw + 1e-9)
-                rows = math.floor((H - need - 2 * bleed) / ch + 1e-9)
-            count = max(cols, 0) * max(rows, 0)
-            # more cards first; then upright cards; then gutters (full bleed on every card)
-            score = (count, not rotated, mode == "gutter")
+            ax, ay = _axis(W, cw, bleed, margin, mode, ticks), _axis(H, ch, bleed, margin, mode, ticks)
+            count = ax.count * ay.count
+            # more cards first; then crop marks over ticks; then upright cards; then gutters
+            score = (count, ax.marked + ay.marked, not rotated, mode == "gutter")
             if count and (best is None or score > best[0]):
-                best = (score, (count, rotated, mode, cols, rows))
+                best = (score, (count, rotated, mode, ax, ay))
     return best[1] if best else None
 
 
@@ -116,18 +183,20 @@ def impose(page, card, bleed, margin, cut="auto", flip="long") -> Sheet:
     found = fit(page, card, bleed, margin, cut)
     if found is None:
         raise InputError.at("(settings)", None,
-                            f"a {card[0]:g} x {card[1]:g} mm card with {bleed:g} mm bleed and crop marks does "
+                            f"a {card[0]:g} x {card[1]:g} mm card with {bleed:g} mm bleed and cut marks does "
                             f"not fit on a {W:g} x {H:g} mm page with {margin:g} mm printer margins; "
                             "choose larger paper or smaller cards")
-    _, rotated, mode, cols, rows = found
+    _, rotated, mode, ax, ay = found
+    cols, rows = ax.count, ay.count
     w, h = card
     cw, ch = (h, w) if rotated else (w, h)
     pitch_x = cw + (2 * bleed if mode == "gutter" else 0)
     pitch_y = ch + (2 * bleed if mode == "gutter" else 0)
-    grid_w = cols * pitch_x + (2 * bleed if mode == "shared" else 0)
-    grid_h = rows * pitch_y + (2 * bleed if mode == "shared" else 0)
-    left = (W - grid_w) / 2 + bleed      # trim left of the first column
-    top = (H + grid_h) / 2 - bleed       # trim top of the first row
+    bx, by = (bleed, bleed) if mode == "gutter" else (ax.outer, ay.outer)
+    grid_w = cols * pitch_x + (2 * bx if mode == "shared" else 0)
+    grid_h = rows * pitch_y + (2 * by if mode == "shared" else 0)
+    left = (W - grid_w) / 2 + bx      # trim left of the first column
+    top = (H + grid_h) / 2 - by       # trim top of the first row
 
     if flip == "long":   # portrait page turned about its long (vertical) side
         flip_t = (-1, 0, 0, 1, W, 0)
@@ -144,10 +213,10 @@ def impose(page, card, bleed, margin, cut="auto", flip="long") -> Sheet:
             if mode == "gutter":
                 clip = (x - bleed, y - bleed, cw + 2 * bleed, ch + 2 * bleed)
             else:
-                x0 = x - (bleed if c == 0 else 0)
-                x1 = x + cw + (bleed if c == cols - 1 else 0)
-                y1 = y + ch + (bleed if r == 0 else 0)
-                y0 = y - (bleed if r == rows - 1 else 0)
+                x0 = x - (bx if c == 0 else 0)
+                x1 = x + cw + (bx if c == cols - 1 else 0)
+                y1 = y + ch + (by if r == 0 else 0)
+                y0 = y - (by if r == rows - 1 else 0)
                 clip = (x0, y0, x1 - x0, y1 - y0)
             if rotated:   # card up points to the page's left
                 t = (0, 1, -1, 0, x + cw, y)
@@ -157,10 +226,11 @@ def impose(page, card, bleed, margin, cut="auto", flip="long") -> Sheet:
             backs.append(Slot(_flip_rect(trim, flip_t), _flip_rect(clip, flip_t),
                               compose(flip_t, compose(t, mirror))))
 
-    gx0, gx1 = left - bleed, left - bleed + grid_w
-    gy1, gy0 = top + bleed, top + bleed - grid_h
+    gx0, gx1 = left - bx, left - bx + grid_w
+    gy1, gy0 = top + by, top + by - grid_h
     zones = {"bottom": gy0 - margin, "top": H - margin - gy1,
              "left": gx0 - margin, "right": W - margin - gx1}
+    marked = {"bottom": ay.marked, "top": ay.marked, "left": ax.marked, "right": ax.marked}
     slug_side = max(("bottom", "top", "left", "right"), key=lambda s: (zones[s] - (s in ("left", "right")) * 0.5, s == "bottom"))
     lengths = {}
     for side, z in zones.items():
@@ -171,15 +241,26 @@ def impose(page, card, bleed, margin, cut="auto", flip="long") -> Sheet:
 
     xs = sorted({round(v, 6) for s in fronts for v in (s.trim[0], s.trim[0] + s.trim[2])})
     ys = sorted({round(v, 6) for s in fronts for v in (s.trim[1], s.trim[1] + s.trim[3])})
-    marks = []
+    marks, ticks = [], []
+    trim_top, trim_bottom = top, top - rows * pitch_y + (2 * bleed if mode == "gutter" else 0)
+    trim_left, trim_right = left, left + cols * pitch_x - (2 * bleed if mode == "gutter" else 0)
     for x in xs:
-        marks.append(((x, gy1 + MARK_GAP), (x, gy1 + MARK_GAP + lengths["top"])))
-        marks.append(((x, gy0 - MARK_GAP), (x, gy0 - MARK_GAP - lengths["bottom"])))
+        if ay.marked:
+            marks.append(((x, gy1 + MARK_GAP), (x, gy1 + MARK_GAP + lengths["top"])))
+            marks.append(((x, gy0 - MARK_GAP), (x, gy0 - MARK_GAP - lengths["bottom"])))
+        else:
+            ticks.append(((x, trim_top + TICK_GAP), (x, gy1)))
+            ticks.append(((x, trim_bottom - TICK_GAP), (x, gy0)))
     for y in ys:
-        marks.append(((gx0 - MARK_GAP, y), (gx0 - MARK_GAP - lengths["left"], y)))
-        marks.append(((gx1 + MARK_GAP, y), (gx1 + MARK_GAP + lengths["right"], y)))
+        if ax.marked:
+            marks.append(((gx0 - MARK_GAP, y), (gx0 - MARK_GAP - lengths["left"], y)))
+            marks.append(((gx1 + MARK_GAP, y), (gx1 + MARK_GAP + lengths["right"], y)))
+        else:
+            ticks.append(((trim_left - TICK_GAP, y), (gx0, y)))
+            ticks.append(((trim_right + TICK_GAP, y), (gx1, y)))
 
-    room = max(0.0, zones[slug_side] - MARK_GAP - lengths[slug_side])
+    used_room = lengths[slug_side] if marked[slug_side] else 0.0
+    room = max(0.0, zones[slug_side] - MARK_GAP - used_room)
     if slug_side == "bottom":
         slug = Slug(W / 2, margin + 0.3, 0, grid_w, room)
     elif slug_side == "top":
@@ -189,7 +270,7 @@ def impose(page, card, bleed, margin, cut="auto", flip="long") -> Sheet:
     else:
         slug = Slug(W - margin - 2.0, H / 2, 270, grid_h, room)
     return Sheet(page, card, bleed, mode, rotated, cols, rows, flip, tuple(fronts), tuple(backs),
-                 tuple(marks), slug)
+                 tuple(marks), tuple(ticks), (bx, by), slug, flip_t)
 
 
 def _flip_rect(rect, flip_t):

@@ -17,6 +17,7 @@ MM = 72 / 25.4
 rl_config.useA85 = 0  # binary streams: smaller files, same content
 MARK_COLOR = Color(0, 0, 0)
 SLUG_COLOR = Color(0.35, 0.35, 0.35)
+TICK_HALO = Color(1, 1, 1)
 
 
 class _AlreadyFlate:
@@ -75,6 +76,22 @@ class CardCanvas:
         c.setStrokeColor(MARK_COLOR)
         c.setLineWidth(0.25)
         c.lines([(x0 * MM, y0 * MM, x1 * MM, y1 * MM) for (x0, y0), (x1, y1) in marks])
+        c.restoreState()
+
+    def ticks(self, ticks):
+        """Cut ticks over the outer bleed: a black hairline on a white halo, so they show on
+        any art; they are cut away with the bleed."""
+        if not ticks:
+            return
+        c = self.c
+        c.saveState()
+        segments = [(x0 * MM, y0 * MM, x1 * MM, y1 * MM) for (x0, y0), (x1, y1) in ticks]
+        c.setStrokeColor(TICK_HALO)
+        c.setLineWidth(1.0)
+        c.lines(segments)
+        c.setStrokeColor(MARK_COLOR)
+        c.setLineWidth(0.35)
+        c.lines(segments)
         c.restoreState()
 
     def slug(self, sheet: Sheet, text: str, font: str):
