@@ -12,15 +12,21 @@ from typing import Callable
 
 from . import fonts, presets
 from .expand import assign_numbers, expand
-from .game import DeckSource, GameSource, discover, load_game
+from .context import Expressions
+from .errors import InputError, Notice, Problem
+from .game import DeckSource, GameSource, _shown, discover, load_game
 from .impose import impose
-from .layout import Layouter
-from .ops import Form
+from .layout import Layouter, icon_forms
+from .lint import check_template
+from .ops import Form, FormDef
 from .render import CardCanvas
+from .resources import Resources
 
 
-COMMON_BACK = [Form("back")]
-"""A common back is one shared form, drawn once and placed on every back slot."""
+COMMON_BACK_FORM = "back:common"
+COMMON_BACK = [Form(COMMON_BACK_FORM)]
+"""A common back is one shared form, drawn once and placed on every back slot (the ':' in
+its name keeps it apart from every template's forms)."""
 
 
 @dataclass
@@ -43,6 +49,7 @@ class Options:
     out: Path = Path("out")
     paper: str | None = None     # overrides the game's paper
     flip: str | None = None      # overrides the game's flip edge
+    strict: bool = False         # text cut to fit and missing characters are errors
     progress: Callable[[str], None] = lambda message: None
 
 
@@ -54,7 +61,7 @@ class DeckResult:
     sheets: int
     pages: int
     per_sheet: int
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[Notice] = field(default_factory=list)
 
 
 def games(project: Project) -> list[str]:
@@ -71,37 +78,67 @@ def build_game(project: Project, game_id: str, options: Options) -> list[DeckRes
 
 
 def build_loaded(game: GameSource, options: Options) -> list[DeckResult]:
-    """Build every deck of an already loaded game."""
+    """Build every deck of an already loaded game. Each PDF is written to a temporary file;
+    all are renamed into place only when every deck has been drawn, so a problem found in
+    the last deck leaves no new file behind."""
     game_id = game.id
     numbers = assign_numbers(game)
+    res = Resources(game)
+    exprs = Expressions()
+    icons = icon_forms(game, res, exprs)
     plans = []
-    for deck in game.decks:  # check everything before writing anything
-        layouter = Layouter(game, deck)
+    for deck in game.decks:  # check every template before drawing anything
+        layouter = Layouter(game, deck, res, exprs)
         cards = expand(game, deck, numbers)
         used = {c.front for c in cards} | {c.back for c in cards if c.back and c.unique_back}
         for name in sorted(used):
-            layouter.check(game.templates[name], common=False)
+            layouter.warnings += check_template(game, deck, game.templates[name], exprs.env, common=False)
         common = deck.deck.back and not deck.deck.back.per_card
         if common:
-            layouter.check(game.templates[deck.deck.back.template], common=True)
+            layouter.warnings += check_template(game, deck, game.templates[deck.deck.back.template], exprs.env,
+                                                common=True)
         plans.append((deck, layouter, cards))
     outdir = options.out / game_id
-    results = []
-    for deck, layouter, cards in plans:
-        if not cards:
-            results.append(DeckResult(deck.id, outdir / f"{deck.id}.pdf", 0, 0, 0, 0,
-                                      ["every card has count 0: no PDF written"]))
-            continue
-        options.progress(f"{game_id}/{deck.id}: {len(cards)} cards ...")
-        r = _build_deck(game, deck, layouter, cards, outdir, options)
-        options.progress(f"  wrote {r.path}: {r.sheets} sheet{'s' if r.sheets != 1 else ''} "
-                         f"({r.per_sheet} cards a sheet, {r.pages} pages)")
-        results.append(r)
+    results, written = [], []
+    try:
+        for deck, layouter, cards in plans:
+            if not cards:
+                results.append(DeckResult(deck.id, outdir / f"{deck.id}.pdf", 0, 0, 0, 0,
+                                          [Notice(deck.doc.path, None, "every card has count 0: no PDF written")]))
+                continue
+            options.progress(f"{game_id}/{deck.id}: {len(cards)} cards ...")
+            r, tmp = _build_deck(game, deck, layouter, icons, cards, outdir, options)
+            written.append((tmp, r.path))
+            strict = [w for w in r.warnings if w.strict]
+            if options.strict and strict:
+                raise InputError([Problem(w.path, w.line, w.message + " (an error under --strict)") for w in strict])
+            options.progress(f"  drew {r.path}: {r.sheets} sheet{'s' if r.sheets != 1 else ''} "
+                             f"({r.per_sheet} cards a sheet, {r.pages} pages)")
+            results.append(r)
+        for tmp, target in written:
+            try:
+                os.replace(tmp, target)
+            except OSError as exc:
+                raise _unwritable(target, exc) from None
+        written = []
+    finally:
+        for tmp, _ in written:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
     return results
 
 
-def _build_deck(game: GameSource, deck: DeckSource, layouter: Layouter, cards, outdir: Path,
-                options: Options) -> DeckResult:
+def _unwritable(path: Path, exc: OSError) -> InputError:
+    return InputError.at(_shown(path), None, f"cannot write here: {exc.strerror or exc}; choose another "
+                         "output folder with --out, or make this one writable")
+
+
+def _build_deck(game: GameSource, deck: DeckSource, layouter: Layouter, icons: dict, cards, outdir: Path,
+                options: Options) -> tuple[DeckResult, str]:
+    """Draw one deck into a temporary file next to its target; returns the result and the
+    temporary file (the caller renames it into place)."""
     g = game.game
     paper = options.paper or g.paper
     page = presets.papers()[paper]
@@ -113,18 +150,23 @@ def _build_deck(game: GameSource, deck: DeckSource, layouter: Layouter, cards, o
     # prepare every template (and so every shared form) before drawing
     for name in sorted({c.front for c in cards} | {c.back for c in cards if c.back}):
         layouter.plan(name)
+    forms = {}
     if deck.deck.back and not deck.deck.back.per_card:
-        layouter.forms["back"] = (deck.size, layouter.layout(None, deck.deck.back.template))
+        forms[COMMON_BACK_FORM] = FormDef(deck.size, tuple(layouter.layout(None, deck.deck.back.template)), True)
+    forms.update(icons)
+    forms.update(layouter.forms)
 
-    outdir.mkdir(parents=True, exist_ok=True)
     target = outdir / f"{deck.id}.pdf"
-    fd, tmp = tempfile.mkstemp(prefix=f".{deck.id}.", suffix=".pdf.part", dir=outdir)
-    os.close(fd)
+    try:
+        outdir.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{deck.id}.", suffix=".pdf.part", dir=outdir)
+        os.close(fd)
+    except OSError as exc:
+        raise _unwritable(target if not outdir.is_file() else outdir, exc) from None
     try:
         slug_font = fonts.ensure("sans", fonts.BUILTIN["sans"])
-        canvas = CardCanvas(tmp, page, f"{g.title} - {deck.deck.name}", layouter.forms, g.bleed, slug_font,
-                            g.credits)
-        canvas.define_forms(sorted(layouter.forms))
+        canvas = CardCanvas(tmp, page, f"{g.title} - {deck.deck.name}", forms, g.bleed, slug_font,
+                            g.credits, layouter.res.converted)
         card_h = deck.size[1]
         flip = "long-edge" if sheet.flip == "long" else "short-edge"
 
@@ -132,6 +174,7 @@ def _build_deck(game: GameSource, deck: DeckSource, layouter: Layouter, cards, o
             return (f"{g.title} \u00b7 {deck.deck.name} \u00b7 sheet {s + 1} of {sheets} \u00b7 {side} \u00b7 "
                     f"print at 100 % (actual size), duplex {flip} flip")
 
+        canvas.define_forms(sorted(forms))
         for s in range(sheets):
             chunk = cards[s * n:(s + 1) * n]
             fronts, backs = sheet.slots_for(len(chunk))
@@ -143,24 +186,25 @@ def _build_deck(game: GameSource, deck: DeckSource, layouter: Layouter, cards, o
             canvas.page()
             if has_backs:
                 for slot, card in zip(backs, chunk):
-                    if card.back is None:
-                        continue
-                    if card.unique_back:
-                        body = layouter.layout(card, card.back)
-                    else:
-                        body = COMMON_BACK
-                    canvas.card(slot, body, card_h)
+                    if card.back is not None:
+                        body = layouter.layout(card, card.back) if card.unique_back else COMMON_BACK
+                        canvas.card(slot, body, card_h)
                 canvas.slug(sheet, slug(s, "BACK"), slug_font)
                 canvas.page()
-        canvas.save()
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, target)
-    except BaseException:
         try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+            canvas.save()
+            os.chmod(tmp, 0o644)
+        except OSError as exc:
+            raise _unwritable(target, exc) from None
+    except BaseException:
+        _remove(tmp)
         raise
     return DeckResult(deck.id, target, len(cards), sheets, sheets * (2 if has_backs else 1), n,
-                      list(layouter.warnings))
+                      list(layouter.warnings)), tmp
 
+
+def _remove(path):
+    try:
+        os.unlink(path)
+    except OSError:
+        pass

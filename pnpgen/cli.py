@@ -48,15 +48,17 @@ def main(ctx, root):
 @click.option("--flip", type=click.Choice(["long", "short"]), default=None,
               help="Duplex flip edge the backs are placed for (default: the game's, usually long).")
 @click.option("--no-check", is_flag=True, help="Build even when the game breaks its rules.")
+@click.option("--strict", is_flag=True,
+              help="Text cut short to fit its box, or a character no font has, is an error (exit 2).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress lines (errors and warnings still go to stderr).")
 @click.pass_obj
-def build(project: Project, game, out, paper, flip, no_check, quiet):
+def build(project: Project, game, out, paper, flip, no_check, strict, quiet):
     """Build every game (or the GAMEs named) into out/<game>/<deck>.pdf.
 
     Each game's rules (cards/<game>/rules.yaml) are checked first; a game that breaks one
     is not built (exit status 1) unless --no-check is given."""
     talk = not quiet and sys.stderr.isatty()
-    options = Options(out=out or project.root / "out", paper=paper, flip=flip,
+    options = Options(out=out or project.root / "out", paper=paper, flip=flip, strict=strict,
                       progress=(lambda m: click.echo(f"  {m}", err=True)) if talk else (lambda m: None))
     failed = broken = False
     for name in _selected(project, game):
@@ -81,7 +83,7 @@ def build(project: Project, game, out, paper, flip, no_check, quiet):
             continue
         for r in results:
             for w in r.warnings:
-                click.echo(f"warning: {r.path}: {w}", err=True)
+                click.echo(str(w), err=True)
     if failed:
         sys.exit(2)
     if broken:
@@ -104,12 +106,15 @@ def check(project: Project, game, fmt, strict):
         for name in _selected(project, game):
             reports.append(check_game(load(project, name)))
     except InputError as exc:
+        # once: as annotations or JSON for a machine, else as text for a person
         if fmt == "github":
             for p in exc.problems:
                 click.echo(_annotation("error", str(p.path), p.line, "invalid input", p.message))
-        elif fmt == "json":
+            sys.exit(2)
+        if fmt == "json":
             click.echo(json.dumps({"input_errors": [{"file": str(p.path), "line": p.line, "message": p.message}
                                                     for p in exc.problems]}, indent=2))
+            sys.exit(2)
         _fail(exc)
     violations = [v for r in reports for v in r.violations]
     errors = sum(len(r.errors) for r in reports)
@@ -151,12 +156,13 @@ def schema(topic, markdown):
     if markdown:
         click.echo(reference.markdown())
         return
+    topics = [*reference.TOPICS, reference.VARIABLES_TOPIC]
     if topic is None:
-        click.echo("topics: " + ", ".join(reference.TOPICS))
+        click.echo("topics: " + ", ".join(topics))
         return
-    if topic not in reference.TOPICS:
+    if topic not in topics:
         from .errors import did_you_mean
-        click.echo(f"unknown topic '{topic}'{did_you_mean(topic, reference.TOPICS)}", err=True)
+        click.echo(f"unknown topic '{topic}'{did_you_mean(topic, topics)}", err=True)
         sys.exit(2)
     click.echo(reference.text(topic))
 

@@ -22,6 +22,21 @@ class Problem:
         return f"{where}: {self.message}"
 
 
+@dataclass
+class Notice(Problem):
+    """Something the build noticed but could still draw. `strict` warnings (text cut to fit,
+    a character no font has) fail a `--strict` build."""
+
+    strict: bool = False
+
+    def __str__(self) -> str:
+        return "warning: " + super().__str__()
+
+
+class LayoutError(Exception):
+    """A problem found while drawing one element; the layouter adds where it is."""
+
+
 class InputError(Exception):
     """Bad input: one or more problems, each with file and line. Exit status 2."""
 

@@ -24,6 +24,7 @@ class CardData:
     template: str
     back: str | None      # a back template for this card alone
     number: int | None    # pinned code number
+    own_template: bool = True  # the card names its template (else the deck's applies)
 
 
 @dataclass
@@ -100,7 +101,9 @@ def load_game(cards_dir: Path, templates_dir: Path, game_id: str) -> GameSource:
     wanted: dict[str, list[tuple[DeckSource, int | None]]] = {}
     for deck in src.decks:
         for card in deck.cards:
-            wanted.setdefault(card.template, []).append((deck, card.line))
+            # a deck-wide template is reported at the deck's `template:` line, where it is written
+            line = card.line if card.own_template else deck.doc.line(("template",))
+            wanted.setdefault(card.template, []).append((deck, line))
             if card.back:
                 wanted.setdefault(card.back, []).append((deck, card.line))
         if deck.deck.back:
@@ -253,7 +256,7 @@ def _card(deck: Deck, doc, i, raw) -> CardData:
         err("number", f"cards[{i}].number: expected a whole number from 1 to 99999")
     if problems:
         raise InputError(problems)
-    return CardData(i, doc.line(loc), values, count, template, back, number)
+    return CardData(i, doc.line(loc), values, count, template, back, number, "template" in raw)
 
 
 def _check_value(name: str, value, spec: FieldSpec) -> str | None:

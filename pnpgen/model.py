@@ -5,12 +5,13 @@ with its validator and a docstring under it, so the schema documents itself (see
 from __future__ import annotations
 
 import re
+import sys
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, Field, field_validator, model_validator
+from pydantic import AfterValidator, Field, create_model, field_validator, model_validator
 from reportlab.lib.colors import toColor
 
-from .elements import Circle, Image, Line, Polygon, Rect, Text
+from .elements import ELEMENTS
 from .schema import Schema, Size
 
 MAX_COUNT = 1000
@@ -33,21 +34,8 @@ ColorSpec = Annotated[str, AfterValidator(_color)]
 """A colour written as '#rrggbb' or a colour name."""
 
 
-class ElementEntry(Schema):
+class _Entry(Schema):
     """One entry of a template's `elements:` list: exactly one element key."""
-
-    rect: Rect | None = None
-    """A rectangle (rounded with `r`)."""
-    circle: Circle | None = None
-    """A circle or ellipse."""
-    polygon: Polygon | None = None
-    """A polygon from points, or a regular polygon."""
-    line: Line | None = None
-    """An open line through points."""
-    text: Text | None = None
-    """A text box with wrapping, auto-shrink and inline icons."""
-    image: Image | None = None
-    """A PNG or JPEG image."""
 
     @model_validator(mode="after")
     def _exactly_one(self):
@@ -63,6 +51,19 @@ class ElementEntry(Schema):
             value = getattr(self, k)
             if value is not None:
                 return value
+
+
+def _summary(cls) -> str:
+    doc = (sys.modules[cls.__module__].__doc__ or "").strip()
+    return re.sub(r"\s+", " ", doc.split(":", 1)[-1].split(". ")[0]).strip().rstrip(".") + "."
+
+
+ElementEntry = create_model(
+    "ElementEntry", __base__=_Entry,
+    **{name: (cls | None, Field(None, description=_summary(cls))) for name, cls in ELEMENTS.items()})
+"""An element entry: one key per module of pnpgen/elements/."""
+for _cls in ELEMENTS.values():  # elements holding elements (slots' draw:) refer to ElementEntry
+    _cls.model_rebuild(_types_namespace={"ElementEntry": ElementEntry})
 
 
 class CodeMark(Schema):
@@ -140,6 +141,9 @@ class Game(Schema):
     """Deck files in build order, relative to the game folder (default: decks/*.yaml by name)."""
     fonts: dict[str, str] = {}
     """Extra fonts: name -> .ttf file in the game's folder."""
+    fallback_fonts: list[str] = Field(["sans"], max_length=10)
+    """Fonts tried in order for a character the text's own font lacks (before it is
+    reported as missing): built-in names or the game's `fonts`."""
     icons: dict[str, Icon] = {}
     """Inline icons, used in text as `:name:`."""
     colors: dict[str, ColorSpec] = {}

@@ -82,3 +82,21 @@ class Form:
     """Draw a shared, already-drawn group of operations (a reportlab form XObject)."""
 
     name: str
+
+
+@dataclass(frozen=True, slots=True)
+class FormDef:
+    """A group of operations drawn once and placed many times (a reportlab form XObject)."""
+
+    size: tuple       # (w, h) of its frame, mm
+    body: tuple       # the operations, in the frame's mm (y down)
+    bleed: bool       # a card face: its box takes in the bleed round the frame (icons do not)
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """Operations drawn in a frame of their own: `transform` maps the frame's mm (y down)
+    into the card's mm (y down). Slots use it to turn a value to face its edge."""
+
+    transform: tuple  # (a, b, c, d, e, f): x' = a*x + c*y + e, y' = b*x + d*y + f
+    body: tuple

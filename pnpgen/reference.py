@@ -17,6 +17,7 @@ from pydantic_core import PydanticUndefined
 
 from . import checks, model, rules
 from .elements import ELEMENTS
+from .layout import VARIABLES
 
 SIZE = "size (a name such as poker, or [w, h] mm)"
 
@@ -107,7 +108,15 @@ def summary(cls) -> str:
     return re.sub(r"\s+", " ", doc)
 
 
+VARIABLES_TOPIC = "variables"
+VARIABLES_INTRO = ("The names a template's expressions (`{{ ... }}`, `when:`) can use; a common back "
+                   "sees all but the card's fields and card.code.")
+
+
 def text(topic: str) -> str:
+    if topic == VARIABLES_TOPIC:
+        return "\n".join([f"{topic}: names in template expressions", f"  {VARIABLES_INTRO}"] +
+                          [f"  {name}: {kind}\n      {doc}" for name, kind, doc in VARIABLES])
     where, cls = TOPICS[topic]
     out = [f"{topic}: {where}", f"  {summary(cls)}"]
     for name, kind, default, doc in rows(cls):
@@ -129,4 +138,8 @@ def markdown() -> str:
         for name, kind, default, doc in rows(cls):
             out.append(f"| `{name}` | {kind} | {default.replace('|', '/')} | {doc.replace('|', '/')} |")
         out.append("")
+        if topic == "template":
+            out += [f"## {VARIABLES_TOPIC}", "", VARIABLES_INTRO, "", "| name | type | meaning |", "|---|---|---|"]
+            out += [f"| `{name}` | {kind} | {doc} |" for name, kind, doc in VARIABLES]
+            out.append("")
     return "\n".join(out)

@@ -12,6 +12,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from . import ops
 from .impose import Sheet
+from .layout import ICON
 
 MM = 72 / 25.4
 rl_config.useA85 = 0  # binary streams: smaller files, same content
@@ -33,7 +34,7 @@ class CardCanvas:
     """A PDF being drawn: shared forms are defined once, then pages of cards."""
 
     def __init__(self, path: str, page_mm: tuple[float, float], title: str, forms: dict, bleed: float,
-                 font: str, subject: str = ""):
+                 font: str, subject: str = "", images: dict | None = None):
         # initialFontName: otherwise every page names Helvetica, a font that is never embedded
         self.c = Canvas(path, pagesize=(page_mm[0] * MM, page_mm[1] * MM), invariant=1,
                         pageCompression=1, initialFontName=font, initialFontSize=6)
@@ -41,7 +42,8 @@ class CardCanvas:
         self.c.setCreator("pnpgen")
         self.c.setAuthor("")
         self.c.setSubject(subject)
-        self.forms = forms
+        self.forms = forms    # name -> ops.FormDef
+        self.images = images if images is not None else {}  # key -> ImageReader, for images converted in memory
         self.bleed = bleed
         self.defined: set[str] = set()
 
@@ -50,10 +52,10 @@ class CardCanvas:
         for name in names:
             if name in self.defined:
                 continue
-            (w, h), body = self.forms[name]
-            b = self.bleed if not name.startswith("icon.") else 0
+            form = self.forms[name]
+            (w, h), b = form.size, (self.bleed if form.bleed else 0)
             self.c.beginForm(name, -b * MM, -b * MM, (w + b) * MM, (h + b) * MM)
-            self._draw(body, h)
+            self._draw(form.body, h)
             self.c.endForm()
             self.defined.add(name)
 
@@ -174,9 +176,16 @@ class CardCanvas:
                     p = c.beginPath()
                     p.rect(cx * MM, (card_h - cy - ch) * MM, cw * MM, ch * MM)
                     c.clipPath(p, stroke=0, fill=0)
-                c.drawImage(op.src, op.x * MM, y, op.w * MM, op.h * MM, mask="auto")
+                c.drawImage(self.images.get(op.src, op.src), op.x * MM, y, op.w * MM, op.h * MM, mask="auto")
                 if op.clip:
                     c.restoreState()
+            elif kind is ops.Group:
+                # the group's frame (mm, y down) -> this frame (mm, y down), in points, y up
+                a, b, cc, d, e, f = op.transform
+                c.saveState()
+                c.transform(a, -b, -cc, d, e * MM, (card_h - f) * MM)
+                self._draw(op.body, 0.0)
+                c.restoreState()
 
     def _paint(self, paint: ops.Paint):
         c = self.c
@@ -217,12 +226,12 @@ class CardCanvas:
                 t.textOut(run.text)
         c.drawText(t)
         for x, y, run in icons:
-            (bw, bh), _ = self.forms["icon." + run.text]
-            scale = run.h / bh
+            name = ICON + run.text
+            scale = run.h / self.forms[name].size[1]
             c.saveState()
             c.translate(x, y - 0.17 * run.h * MM)
             c.scale(scale, scale)
-            c.doForm("icon." + run.text)
+            c.doForm(name)
             c.restoreState()
         if rotated:
             c.restoreState()

@@ -63,6 +63,8 @@ class Rule(Schema):
     """A field that names something in another deck."""
     same_back: C.same_back.Spec | None = None
     """All the decks share one common back design (true)."""
+    grid: C.grid.Spec | None = None
+    """A field holding a square-grid map that must parse and meet map rules (features, reachability)."""
 
     @model_validator(mode="after")
     def _one_check(self):

@@ -8,7 +8,9 @@ import pytest
 from pnpgen import fonts, ops
 from pnpgen.build import Project, load
 from pnpgen.expand import assign_numbers, expand
+from pnpgen.context import Expressions
 from pnpgen.layout import Layouter
+from pnpgen.lint import check_template
 
 from .minigame import make_game
 
@@ -65,14 +67,16 @@ def test_static_elements_become_one_shared_form(laid_out):
     layouter, bodies = laid_out
     for body in bodies.values():
         assert isinstance(body[0], ops.Form)  # the two rects and the fixed text, drawn once
-    (size, shared), = [v for k, v in layouter.forms.items() if k.startswith("face.")]
+    form, = [v for k, v in layouter.forms.items() if k.startswith("face.")]
+    assert form.bleed and form.size == (63.5, 88.9)
+    shared = form.body
     assert [type(op) for op in shared] == [ops.Rect, ops.Rect, ops.Text]
 
 
 def test_bleed_extends_only_edges_that_touch_the_trim(laid_out):
     layouter, _ = laid_out
-    (size, shared), = [v for k, v in layouter.forms.items() if k.startswith("face.")]
-    full, inner = shared[0], shared[1]
+    form, = [v for k, v in layouter.forms.items() if k.startswith("face.")]
+    full, inner = form.body[0], form.body[1]
     assert (full.x, full.y, full.w, full.h) == pytest.approx((-3, -3, 69.5, 94.9))
     assert (inner.x, inner.y, inner.w, inner.h) == (10, 10, 20, 20)
 
@@ -96,7 +100,7 @@ def test_long_text_shrinks_and_wraps_inside_its_box(laid_out):
     assert len(body.lines) > 3
     for lx, baseline, runs in body.lines:
         assert lx >= 5 - 1e-6 and lx + line_width((lx, baseline, runs)) <= 45 + 1e-6
-    asc, desc = fonts.ascent_descent(layouter.font("sans"))
+    asc, desc = fonts.ascent_descent(layouter.res.font("sans"))
     first, last = body.lines[0][1], body.lines[-1][1]
     assert first - asc * body.size * PT >= 40 - 1e-6
     assert last - desc * body.size * PT <= 60 + 1e-6
@@ -110,7 +114,11 @@ def test_text_that_cannot_fit_warns_with_the_card_code(tmp_path):
     layouter = Layouter(game, game.decks[0])
     for card in expand(game, game.decks[0], assign_numbers(game)):
         layouter.layout(card, card.front)
-    assert len(layouter.warnings) == 1 and layouter.warnings[0].startswith("MIN-002: text does not fit")
+    (warning,) = layouter.warnings
+    # at the card's line, naming the template's line; an error under --strict
+    assert str(warning.path).endswith("decks/deck.yaml") and warning.line == 8 and warning.strict
+    assert warning.message.startswith("card MIN-002: text does not fit")
+    assert "templates/mini/face.yaml:6: elements[3]" in warning.message
 
 
 def test_rotated_text_runs_along_the_box_height(laid_out):
@@ -142,9 +150,8 @@ def test_text_outside_the_safe_zone_is_a_warning(tmp_path):
                         '  - text: {x: 1, y: 5, w: 53.5, h: 10, text: "FIXED", size: 10}')
     make_game(tmp_path, GAME, DECK, {"face": face})
     game = load(Project(tmp_path), "mini")
-    layouter = Layouter(game, game.decks[0])
-    layouter.check(game.templates["face"], common=False)
+    warnings = check_template(game, game.decks[0], game.templates["face"], Expressions().env, common=False)
     # the moved box, and the rotated title whose 40 mm runs past the bottom edge
-    assert [w.split("templates/mini/")[1][:24] for w in layouter.warnings] == [
+    assert [str(w).split("templates/mini/")[1][:24] for w in warnings] == [
         "face.yaml:5: elements[2]", "face.yaml:7: elements[4]"]
-    assert "reaches into the outer 3.175 mm" in layouter.warnings[0]
+    assert "reaches into the outer 3.175 mm" in str(warnings[0])

@@ -97,9 +97,9 @@ def test_common_back_is_drawn_once_and_reused(built):
     result = deck_result(built, "swarm", "common")
     reader = PdfReader(result.path)
     back_page = page_geometry(reader, 1)
-    assert all(p.forms == ["/FormXob.back"] for p in back_page.placements)
+    assert all(p.forms == ["/FormXob.back:common"] for p in back_page.placements)
     xobjects = reader.pages[1]["/Resources"]["/XObject"]
-    assert list(xobjects.keys()) == ["/FormXob.back"]
+    assert list(xobjects.keys()) == ["/FormXob.back:common"]
 
 
 def test_bleed_is_printed_beyond_the_trim(built, project):

@@ -2,7 +2,7 @@
 it takes), `validate(ctx, spec)` (is the rule itself sound: known fields, decks, values)
 and `evaluate(ctx, spec, cards)` (yield a Finding per problem)."""
 
-from . import allowed, count, count_by, each, names, refers, required, same_back, same_set, unique
+from . import allowed, count, count_by, each, grid, names, refers, required, same_back, same_set, unique
 
 CHECKS = {
     "count": count,
@@ -15,4 +15,5 @@ CHECKS = {
     "same_set": same_set,
     "refers": refers,
     "same_back": same_back,
+    "grid": grid,
 }

@@ -35,6 +35,12 @@ class Element(Schema):
                 out.append(value)
         return out
 
+    def expressions_with_names(self):
+        """(source, as shown in errors, names this element itself adds) for each expression,
+        `when` included; the names a template may use are checked against these."""
+        out = [("{{ (%s) }}" % self.when, self.when, ())] if self.when else []
+        return out + [(s, s, ()) for s in self.expressions()]
+
     def is_static(self) -> bool:
         """True when the element looks the same on every card, so it can be drawn once."""
         return self.when is None and not self.expressions()

@@ -18,3 +18,6 @@ class Circle(Painted):
 
     def ops(self, ctx):
         return [ops.Ellipse(self.x, self.y, self.r, self.ry or self.r, self.paint(ctx))]
+
+
+ELEMENT = Circle

@@ -36,3 +36,6 @@ class Image(Element):
         ix, iy = x + (w - iw) / 2, y + (h - ih) / 2
         clip = (x, y, w, h) if self.fit == "cover" else None
         return [ops.Image(path, ix, iy, iw, ih, clip)]
+
+
+ELEMENT = Image

@@ -19,3 +19,6 @@ class Line(Element):
     def ops(self, ctx):
         paint = ops.Paint(None, ctx.color(self.stroke), self.stroke_width, tuple(self.dash or ()))
         return [ops.Path(tuple(self.points), False, paint)]
+
+
+ELEMENT = Line

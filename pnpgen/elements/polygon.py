@@ -40,3 +40,6 @@ class Polygon(Painted):
                          self.y + self.r * math.sin(math.radians(self.angle + 360 * i / self.sides)))
                         for i in range(self.sides))
         return [ops.Path(pts, True, self.paint(ctx))]
+
+
+ELEMENT = Polygon

@@ -24,3 +24,6 @@ class Rect(Painted):
         x, y, w, h = bleed_box(self.x, self.y, self.w, self.h, ctx) if self.bleed else (
             self.x, self.y, self.w, self.h)
         return [ops.Rect(x, y, w, h, self.r, self.paint(ctx))]
+
+
+ELEMENT = Rect

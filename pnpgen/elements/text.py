@@ -66,18 +66,18 @@ class Text(Element):
         if cached is None:
             if len(ctx.text_cache) > 4096:
                 ctx.text_cache.clear()
-            cached = ctx.text_cache[key] = self._layout(content, ctx)
-        op, overflow = cached
-        if overflow:
-            ctx.warn(overflow)
+            notes = []
+            cached = ctx.text_cache[key] = (self._layout(content, ctx, notes), tuple(notes))
+        op, notes = cached
+        for message in notes:
+            ctx.warn(message, strict=True)
         return [op]
 
-    def _layout(self, content, ctx):
-        overflow = None
+    def _layout(self, content, ctx, notes):
         regular = ctx.font(self.font)
         bold = ctx.bold_of(regular)
         boxw, boxh = (self.h, self.w) if self.rotate % 180 == 90 else (self.w, self.h)
-        paragraphs = [_words(p, regular, bold, ctx) for p in content.split("\n")]
+        paragraphs = [_words(p, regular, bold, ctx, notes) for p in content.split("\n")]
         space = _unit_width(" ", regular)
         asc, desc = fonts.ascent_descent(regular)
         top = self.size
@@ -97,12 +97,14 @@ class Text(Element):
                     hi = mid - 1
             if best is None:
                 size = low
-                lines = _wrap(paragraphs, boxw / PT / size, space, self.wrap)
-                overflow = (f"text does not fit its {self.w:g} x {self.h:g} mm box even at "
-                            f"min_size {low:g} pt: {content[:40]!r}")
+                lines = _cut_to_fit(_wrap(paragraphs, boxw / PT / size, space, self.wrap), size, boxw, boxh,
+                                    asc, desc, self.leading, space, regular)
+                notes.append(f"text does not fit its {self.w:g} x {self.h:g} mm box even at min_size {low:g} pt, "
+                             f"so it is cut short with '\u2026': {content[:40]!r}; shorten the text, enlarge the "
+                             "box or lower min_size")
             else:
                 size, lines = best
-        return self._place(lines, size, boxw, boxh, asc, desc, space, ctx), overflow
+        return self._place(lines, size, boxw, boxh, asc, desc, space, ctx)
 
     def _place(self, lines, size, boxw, boxh, asc, desc, space, ctx):
         cx, cy = self.x + self.w / 2, self.y + self.h / 2
@@ -171,9 +173,9 @@ def _unit_width(text, key):
     return w
 
 
-def _words(paragraph, regular, bold, ctx):
+def _words(paragraph, regular, bold, ctx, notes):
     """Split a paragraph into words; each word is a list of (kind, value, font, width@1pt)."""
-    if ":" not in paragraph and "*" not in paragraph:  # plain text: no icons, no bold
+    if paragraph.isascii() and ":" not in paragraph and "*" not in paragraph:  # plain text
         return [[("text", raw, regular, _unit_width(raw, regular))] for raw in paragraph.split()]
     words, is_bold = [], False
     for raw in paragraph.split():
@@ -187,11 +189,35 @@ def _words(paragraph, regular, bold, ctx):
             if piece[0] == ":" and piece[-1] == ":" and len(piece) > 2 and piece[1:-1] in ctx.icons:
                 word.append(("icon", piece[1:-1], None, ctx.icons[piece[1:-1]]))
                 continue
-            key = bold if is_bold else regular
-            word.append(("text", piece, key, _unit_width(piece, key)))
+            word += _in_fonts(piece, bold if is_bold else regular, ctx, notes)
         if word:
             words.append(word)
     return words
+
+
+def _in_fonts(piece, key, ctx, notes):
+    """A piece of text as runs, each in a font that has its characters: the text's own font,
+    else the game's fallback fonts in order. A character no font has is noted (it would
+    print as an empty box) and left in the text's own font."""
+    if piece.isascii():
+        return [("text", piece, key, _unit_width(piece, key))]
+    runs, current, start = [], None, 0
+    for i, ch in enumerate(piece):
+        font = ctx.font_for(key, ch)
+        if font is None:
+            message = (f"character {ch!r} (U+{ord(ch):04X}) is in no font: not in "
+                       f"{ctx.res.font_name(key)} nor in the fallback fonts "
+                       f"({', '.join(ctx.res.font_name(f) for f in ctx.res.fallbacks) or 'none'}); it would print "
+                       "as an empty box: add a font that has it to the game's fonts and fallback_fonts")
+            if message not in notes:
+                notes.append(message)
+            font = key
+        if font != current:
+            if current is not None:
+                runs.append(("text", piece[start:i], current, _unit_width(piece[start:i], current)))
+            current, start = font, i
+    runs.append(("text", piece[start:], current, _unit_width(piece[start:], current)))
+    return runs
 
 
 def _word_width(word):
@@ -217,6 +243,41 @@ def _wrap(paragraphs, max_units, space, wrap):
     return lines
 
 
+def _line_width(line, space):
+    return sum(_word_width(w) for w in line) + space * max(0, len(line) - 1)
+
+
+def _cut_to_fit(lines, size, boxw, boxh, asc, desc, leading, space, key):
+    """Keep text that cannot fit inside its box: drop the lines below it and end the last
+    kept line, or any line too wide, with an ellipsis."""
+    room = boxh / PT / size - (asc - desc)
+    keep = max(1, int(room / leading + 1e-9) + 1) if room >= 0 else 1
+    cut = len(lines) > keep
+    lines = [list(line) for line in lines[:keep]]
+    limit = boxw / PT / size + 1e-9
+    ellipsis = ("text", "\u2026", key, _unit_width("\u2026", key))
+    for n, line in enumerate(lines):
+        if not (_line_width(line, space) > limit or (cut and n == len(lines) - 1)):
+            continue
+        line = [list(w) for w in line]
+        while line and _line_width(line, space) + ellipsis[3] > limit:
+            last = line[-1]
+            kind, value, font, _ = last[-1]
+            if kind == "text" and len(value) > 1:
+                value = value[:-1]
+                last[-1] = (kind, value, font, _unit_width(value, font))
+            elif len(last) > 1:
+                last.pop()
+            else:
+                line.pop()
+        if line:
+            line[-1].append(ellipsis)
+        else:
+            line = [[ellipsis]]
+        lines[n] = line
+    return lines
+
+
 def _fits(lines, size, boxw, boxh, asc, desc, leading, space):
     height = ((len(lines) - 1) * leading + (asc - desc)) * size * PT
     if height > boxh + 1e-6:
@@ -227,3 +288,6 @@ def _fits(lines, size, boxw, boxh, asc, desc, leading, space):
         if width > limit:
             return False
     return True
+
+
+ELEMENT = Text

@@ -1,0 +1,118 @@
+"""What an element receives while it draws: the card's names, the game's resolved
+resources, the size of the frame it draws in, and a place to note what it noticed.
+An element needs nothing else, so a new element is one new file in elements/."""
+
+from __future__ import annotations
+
+import re
+
+from jinja2 import UndefinedError
+
+from . import expr
+from .elements.base import has_expr
+from .resources import Resources
+
+_SIMPLE = re.compile(r"^\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$")
+
+
+class Expressions:
+    """Each template string compiled once, evaluated against any card's names."""
+
+    def __init__(self):
+        self.env = expr.environment()
+        self._compiled: dict[str, object] = {}
+        self._conditions: dict[str, object] = {}
+
+    def _compile(self, value: str):
+        tpl = self._compiled.get(value)
+        if tpl is None:
+            simple = _SIMPLE.match(value)
+            # '{{ name }}' is most of what templates say: look it up without a Jinja render
+            tpl = self._compiled[value] = simple.group(1) if simple else self.env.from_string(value)
+        return tpl
+
+    def lookup(self, value: str, names: dict):
+        """The value of '{{ name }}' itself (a list stays a list), or None if `value` is
+        not a single name."""
+        tpl = self._compile(value)
+        if not isinstance(tpl, str):
+            return None
+        try:
+            return names[tpl]
+        except KeyError:
+            raise UndefinedError(f"'{tpl}' is undefined") from None
+
+    def render(self, value: str, names: dict) -> str:
+        tpl = self._compile(value)
+        if isinstance(tpl, str):
+            result = self.lookup(value, names)
+            return result if isinstance(result, str) else str(result)
+        return tpl.render(names)
+
+    def condition(self, source: str, names: dict) -> bool:
+        fn = self._conditions.get(source)
+        if fn is None:
+            fn = self._conditions[source] = self.env.compile_expression(source)
+        return bool(fn(**names))
+
+
+class Context:
+    """One card (or a shared form) being drawn in a frame of `width` x `height` mm."""
+
+    __slots__ = ("res", "exprs", "names", "width", "height", "bleed", "notes", "text_cache")
+
+    def __init__(self, res: Resources, exprs: Expressions, names: dict, size, bleed: float,
+                 text_cache: dict):
+        self.res = res
+        self.exprs = exprs
+        self.names = names
+        self.width, self.height = size
+        self.bleed = bleed
+        self.notes: list[tuple[str, bool]] = []
+        """(message, strict) noted by elements; the layouter locates and reports them."""
+        self.text_cache = text_cache
+
+    def within(self, names: dict | None = None, size=None) -> "Context":
+        """A context for a sub-frame (a slot, an icon): more names, another size."""
+        sub = Context(self.res, self.exprs, {**self.names, **names} if names else self.names,
+                      size or (self.width, self.height), self.bleed, self.text_cache)
+        sub.notes = self.notes
+        return sub
+
+    # --- values ------------------------------------------------------------------------
+    def eval(self, value):
+        """A template string rendered against the card's names (plain strings as they are)."""
+        return self.exprs.render(value, self.names) if has_expr(value) else value
+
+    def value(self, value):
+        """Like eval, but '{{ name }}' gives the field's value itself (a list, a number)."""
+        if not has_expr(value):
+            return value
+        found = self.exprs.lookup(value, self.names)
+        return found if found is not None else self.exprs.render(value, self.names)
+
+    def condition(self, source: str) -> bool:
+        return self.exprs.condition(source, self.names)
+
+    def color(self, value):
+        return None if value is None else self.res.color(self.eval(value))
+
+    # --- resources -----------------------------------------------------------------------
+    def font(self, name: str) -> str:
+        return self.res.font(name)
+
+    def bold_of(self, key: str) -> str:
+        return self.res.bold_of(key)
+
+    def font_for(self, key: str, char: str) -> str | None:
+        return self.res.font_for(key, char)
+
+    def image(self, src: str):
+        return self.res.image(src)
+
+    @property
+    def icons(self) -> dict[str, float]:
+        return self.res.icons
+
+    def warn(self, message: str, strict: bool = False) -> None:
+        self.notes.append((message, strict))

@@ -1,0 +1,100 @@
+"""`grid`: a square grid of spaces drawn from the card's data (a map: rows of symbols and a
+list of walls, in the notation of pnpgen/gridmap.py), with walls on the grid lines and an
+icon for each symbol. The rules-check reads the same data with the same parser."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from .. import gridmap, ops
+from ..errors import LayoutError
+from .base import Coord, Dash, Element
+
+Side = Literal["N", "E", "S", "W"]
+ICON = "icon:"  # the form name of an icon (pnpgen.layout.ICON)
+
+
+class Grid(Element):
+    cells: str | list[str]
+    """The rows, top first, one symbol per space separated by spaces, e.g.
+    ['. K . . T .', ...]; usually an expression such as '{{ map }}'."""
+    walls: str | list[str] | None = None
+    """Walls as '<cell>:<side>' (e.g. 'C3:E'); usually '{{ walls }}'."""
+    x: Coord = 0
+    """Left edge of the grid, mm."""
+    y: Coord = 0
+    """Top edge of the grid, mm."""
+    cell: float = Field(gt=0, le=200)
+    """Side of one space, mm."""
+    size: tuple[int, int] | None = None
+    """[columns, rows] the map must have (any size when omitted)."""
+    border: list[Side] = []
+    """Outer sides closed by a wall unless a space there opens them (see openings)."""
+    openings: dict[str, Side] = {}
+    """Symbol -> side: a border space holding the symbol leaves that side open (an exit)."""
+    symbols: dict[str, str] = {}
+    """Symbol -> the game icon drawn in its spaces; '.' is an empty space."""
+    symbol_size: float = Field(0.72, gt=0, le=1)
+    """Icon height as a share of a space."""
+    fill: str | None = None
+    """Colour of the spaces (none: the card shows through)."""
+    line: str | None = "#00000055"
+    """Colour of the grid lines between spaces (none: no lines)."""
+    line_width: float = Field(0.2, ge=0, le=5)
+    """Width of the grid lines, mm."""
+    dash: Dash | None = None
+    """Dash pattern of the grid lines, mm."""
+    wall: str = "black"
+    """Colour of walls and closed borders."""
+    wall_width: float = Field(1.2, gt=0, le=10)
+    """Width of walls, mm."""
+
+    def ops(self, ctx):
+        cells = ctx.value(self.cells)
+        walls = ctx.value(self.walls) if self.walls is not None else []
+        try:
+            grid = gridmap.parse(cells, walls or (), self.border, self.openings, self.size,
+                                 set(self.symbols) | {"."})
+        except gridmap.GridError as exc:
+            raise LayoutError(f"map: {exc}") from None
+        s, x0, y0 = self.cell, self.x, self.y
+        W, H = grid.cols * s, grid.rows * s
+        out = []
+        fill = ctx.color(self.fill)
+        if fill is not None:
+            out.append(ops.Rect(x0, y0, W, H, 0, ops.Paint(fill)))
+        line = ctx.color(self.line)
+        if line is not None and self.line_width > 0:
+            paint = ops.Paint(None, line, self.line_width, tuple(self.dash or ()))
+            for c in range(1, grid.cols):
+                out.append(ops.Path(((x0 + c * s, y0), (x0 + c * s, y0 + H)), False, paint))
+            for r in range(1, grid.rows):
+                out.append(ops.Path(((x0, y0 + r * s), (x0 + W, y0 + r * s)), False, paint))
+        icon = self.symbol_size * s
+        for r, row in enumerate(grid.cells):
+            for c, symbol in enumerate(row):
+                if symbol == ".":
+                    continue
+                name = self.symbols[symbol]
+                aspect = ctx.icons.get(name)
+                if aspect is None:
+                    raise LayoutError(f"symbols: '{symbol}' draws icon '{name}', which the game does not define")
+                w = icon * aspect
+                ix, iy = x0 + c * s + (s - w) / 2, y0 + r * s + (s - icon) / 2
+                out.append(_icon(name, ix, iy, w, icon, ctx))
+        wall = ops.Paint(None, ctx.color(self.wall), self.wall_width)
+        for (ax, ay), (bx, by) in grid.wall_segments():
+            out.append(ops.Path(((x0 + ax * s, y0 + ay * s), (x0 + bx * s, y0 + by * s)), False, wall))
+        return out
+
+
+def _icon(name, x, y, w, h, ctx):
+    """An icon's form scaled into the box (x, y, w, h), card mm."""
+    form_h = ctx.res.icon_height(name)
+    k = h / form_h
+    return ops.Group((k, 0, 0, k, x, y + h), (ops.Form(ICON + name),))
+
+
+ELEMENT = Grid

@@ -1,0 +1,195 @@
+"""`slots`: values on the edges and corners of a rectangle (or the six edges of a hexagon),
+each turned to be read from beyond its own edge or corner, so that turning the card
+selects a value (a treasure count, a difficulty, the number in your corner).
+
+Slots are named by compass point: n, ne, e, se, s, sw, w, nw on a rectangle; a flat-topped
+hexagon has n, ne, se, s, sw, nw and a pointy-topped one ne, e, se, sw, w, nw. A list of
+values fills the chosen slots clockwise from `start`; a mapping names each slot. What is
+drawn at each slot is `draw:` (elements in a frame centred on the slot, its "up" pointing
+into the card), with `value`, `slot` and `index` as names; by default the value as text."""
+
+from __future__ import annotations
+
+import math
+from functools import cached_property
+from typing import Any, Literal
+
+from jinja2 import meta
+from pydantic import Field, model_validator
+
+from .. import expr, ops
+from ..errors import LayoutError
+from .base import Coord, Element, has_expr
+
+RECT = {"n": 90, "ne": 45, "e": 0, "se": -45, "s": -90, "sw": -135, "w": 180, "nw": 135}
+"""Slot -> direction from the centre, degrees counter-clockwise from east."""
+HEX_FLAT = {"n": 90, "ne": 30, "se": -30, "s": -90, "sw": -150, "nw": 150}
+HEX_POINTY = {"ne": 60, "e": 0, "se": -60, "sw": -120, "w": 180, "nw": 120}
+CLOCKWISE = ["n", "ne", "e", "se", "s", "sw", "w", "nw"]
+LOCAL = ("value", "slot", "index")
+"""The names a slot adds for its `draw:` elements."""
+
+
+class Slots(Element):
+    shape: Literal["rect", "hex-flat", "hex-pointy"] = "rect"
+    """The outline the slots sit on: a rectangle, or a flat- or pointy-topped hexagon
+    inscribed in the box."""
+    x: Coord = 0
+    """Left edge of the box, mm (default: the card's)."""
+    y: Coord = 0
+    """Top edge of the box, mm."""
+    w: float | None = Field(None, gt=0, le=1000)
+    """Box width, mm (default: the card's width)."""
+    h: float | None = Field(None, gt=0, le=1000)
+    """Box height, mm (default: the card's height)."""
+    at: Literal["edges", "corners", "all"] | list[Literal["n", "ne", "e", "se", "s", "sw", "w", "nw"]] = "edges"
+    """Which slots are used: edges, corners (rectangles only), all, or a list of slot names;
+    a list of values fills them clockwise."""
+    start: str | None = None
+    """The slot the first value goes to (e.g. n, or '{{ white }}'); default: the first of
+    `at` clockwise from n."""
+    values: str | list[Any] | dict[str, Any]
+    """The values: a list (or an expression giving one, e.g. '{{ corners }}') placed clockwise
+    from `start`, or a mapping slot -> value. An empty value leaves its slot blank."""
+    inset: float = Field(7, ge=0, le=500)
+    """Distance from the edge to the slot's centre, mm (at a corner, from both edges)."""
+    facing: Literal["out", "in"] = "out"
+    """out: each value is read by someone beyond its edge (its foot towards the edge);
+    in: read from the card's centre (its top towards the edge)."""
+    draw: list["ElementEntry"] | None = None  # noqa: F821 - resolved by pnpgen.model
+    """What to draw at each slot, in a frame whose (0, 0) is the slot's centre and whose
+    up points away from the value's reader; names `value`, `slot` and `index` are set.
+    Default: the value as text, in `font`, `size` and `color`."""
+    font: str = "sans-bold"
+    """Font of the default text."""
+    size: float = Field(14, gt=0, le=300)
+    """Size of the default text, pt."""
+    color: str = "black"
+    """Colour of the default text."""
+
+    @model_validator(mode="after")
+    def _shape_slots(self):
+        names = self.directions
+        if self.at == "corners" and self.shape != "rect":
+            raise ValueError("a hexagon's slots are its six edges: use at: edges")
+        if isinstance(self.at, list):
+            unknown = [a for a in self.at if a not in names]
+            if unknown:
+                raise ValueError(f"{', '.join(unknown)}: not a slot of a {self.shape} (it has {', '.join(names)})")
+        if self.start is not None and not has_expr(self.start) and self.start not in self.order:
+            raise ValueError(f"start: '{self.start}' is not one of the slots used ({', '.join(self.order)})")
+        if isinstance(self.values, dict):
+            unknown = [k for k in self.values if k not in names]
+            if unknown:
+                raise ValueError(f"values: {', '.join(unknown)}: not a slot (expected {', '.join(names)})")
+        return self
+
+    # --- which slots, in which order --------------------------------------------------------
+    @property
+    def directions(self) -> dict[str, float]:
+        return {"rect": RECT, "hex-flat": HEX_FLAT, "hex-pointy": HEX_POINTY}[self.shape]
+
+    @property
+    def order(self) -> list[str]:
+        """The slots used, clockwise from n."""
+        names = [n for n in CLOCKWISE if n in self.directions]
+        if self.at == "edges":
+            return [n for n in names if self.shape != "rect" or len(n) == 1]
+        if self.at == "corners":
+            return [n for n in names if len(n) == 2]
+        if self.at == "all":
+            return names
+        return [n for n in names if n in self.at]
+
+    # --- expressions: the slot's own names count as known -----------------------------------
+    def expressions(self) -> list[str]:
+        out = super().expressions()
+        if isinstance(self.values, list):
+            out += [v for v in self.values if has_expr(v)]
+        elif isinstance(self.values, dict):
+            out += [v for v in self.values.values() if has_expr(v)]
+        return out
+
+    def expressions_with_names(self):
+        out = super().expressions_with_names()
+        for entry in self._drawn:
+            out += [(src, shown, LOCAL) for src, shown, _ in entry.element.expressions_with_names()]
+        return out
+
+    def is_static(self) -> bool:
+        if not super().is_static():
+            return False
+        env = expr.environment()
+        for entry in self._drawn:
+            for src, _, _ in entry.element.expressions_with_names():
+                if meta.find_undeclared_variables(env.parse(src)) - set(LOCAL):
+                    return False
+        return True
+
+    @cached_property
+    def _drawn(self) -> list:
+        if self.draw is not None:
+            return self.draw
+        from ..model import ElementEntry  # the default: the value as text, centred on the slot
+        box = self.size * 25.4 / 72 * 2
+        return [ElementEntry(text={"x": -box, "y": -box / 2, "w": 2 * box, "h": box, "text": "{{ value }}",
+                                   "font": self.font, "size": self.size, "color": self.color,
+                                   "align": "center", "valign": "middle", "wrap": False})]
+
+    # --- drawing ----------------------------------------------------------------------------
+    def ops(self, ctx):
+        order = self.order
+        values = ctx.value(self.values) if isinstance(self.values, str) else self.values
+        if isinstance(values, dict):
+            placed = [(name, values.get(name)) for name in order if name in values]
+        elif isinstance(values, (list, tuple)):
+            if len(values) > len(order):
+                raise LayoutError(f"{len(values)} values for {len(order)} slots ({', '.join(order)})")
+            start = ctx.eval(self.start) if self.start is not None else order[0]
+            if start not in order:
+                raise LayoutError(f"start: '{start}' is not one of the slots used ({', '.join(order)})")
+            k = order.index(start)
+            placed = [(order[(k + i) % len(order)], v) for i, v in enumerate(values)]
+        else:
+            raise LayoutError(f"values: expected a list or a mapping of slot -> value, got {values!r}")
+        x0, y0 = self.x, self.y
+        w = self.w if self.w is not None else ctx.width - x0
+        h = self.h if self.h is not None else ctx.height - y0
+        out = []
+        for index, (name, value) in enumerate(placed):
+            if value is None or value == "":
+                continue
+            if isinstance(value, str):
+                value = ctx.eval(value)
+            cx, cy = self._centre(name, x0, y0, w, h)
+            theta = self.directions[name]
+            turn = math.radians(theta + 90 if self.facing == "out" else theta - 90)
+            cos, sin = math.cos(turn), math.sin(turn)
+            sub = ctx.within({"value": value, "slot": name, "index": index})
+            body = [op for entry in self._drawn for op in _drawn_ops(entry.element, sub)]
+            out.append(ops.Group((cos, -sin, sin, cos, cx, cy), tuple(body)))
+        return out
+
+    def _centre(self, name, x0, y0, w, h):
+        """The slot's centre in card mm (y down)."""
+        cx, cy = x0 + w / 2, y0 + h / 2
+        theta = math.radians(self.directions[name])
+        if self.shape == "rect":
+            dx, dy = round(math.cos(theta)), -round(math.sin(theta))
+            return cx + dx * (w / 2 - self.inset), cy + dy * (h / 2 - self.inset)
+        # the hexagon inscribed in the box: R from whichever of width and height binds
+        if self.shape == "hex-flat":
+            radius = min(w / 2, h / math.sqrt(3))
+        else:
+            radius = min(w / math.sqrt(3), h / 2)
+        reach = radius * math.sqrt(3) / 2 - self.inset
+        return cx + reach * math.cos(theta), cy - reach * math.sin(theta)
+
+
+def _drawn_ops(element, ctx):
+    if element.when is not None and not ctx.condition(element.when):
+        return []
+    return element.ops(ctx)
+
+
+ELEMENT = Slots
