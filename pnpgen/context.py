@@ -13,6 +13,7 @@ from .elements.base import has_expr
 from .resources import Resources
 
 _SIMPLE = re.compile(r"^\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$")
+_SINGLE = re.compile(r"^\{\{(?!.*\{\{)(.*)\}\}$", re.S)
 
 
 class Expressions:
@@ -22,6 +23,7 @@ class Expressions:
         self.env = expr.environment()
         self._compiled: dict[str, object] = {}
         self._conditions: dict[str, object] = {}
+        self._natives: dict[str, object] = {}
 
     def _compile(self, value: str):
         tpl = self._compiled.get(value)
@@ -41,6 +43,21 @@ class Expressions:
             return names[tpl]
         except KeyError:
             raise UndefinedError(f"'{tpl}' is undefined") from None
+
+    def native(self, value: str, names: dict):
+        """The value of a string that is one expression, '{{ ... }}', as the object it
+        evaluates to (a list stays a list); None if the string is more than one expression."""
+        tpl = self._compile(value)
+        if isinstance(tpl, str):
+            return self.lookup(value, names)
+        single = _SINGLE.match(value)
+        if single is None:
+            return None
+        source = single.group(1)
+        fn = self._natives.get(source)
+        if fn is None:
+            fn = self._natives[source] = self.env.compile_expression(source, undefined_to_none=False)
+        return fn(**names)
 
     def render(self, value: str, names: dict) -> str:
         tpl = self._compile(value)
@@ -85,10 +102,11 @@ class Context:
         return self.exprs.render(value, self.names) if has_expr(value) else value
 
     def value(self, value):
-        """Like eval, but '{{ name }}' gives the field's value itself (a list, a number)."""
+        """Like eval, but a string that is one expression gives the object itself (a list,
+        a number): '{{ corners }}', "{{ pattern|map('join', ' ')|list }}"."""
         if not has_expr(value):
             return value
-        found = self.exprs.lookup(value, self.names)
+        found = self.exprs.native(value, self.names)
         return found if found is not None else self.exprs.render(value, self.names)
 
     def condition(self, source: str) -> bool:

@@ -151,7 +151,8 @@ class Layouter:
     def _context(self, card: PrintCard | None) -> Context:
         """The names a template sees: the card's fields plus game, deck, colors and card."""
         w, h = self.size
-        info = {"width": w, "height": h, "bleed": self.game.game.bleed, "safe": self.game.game.safe}
+        safe = self.deck.deck.safe if self.deck.deck.safe is not None else self.game.game.safe
+        info = {"width": w, "height": h, "bleed": self.game.game.bleed, "safe": safe}
         if card is None:
             names = {**self._shared, "card": info}
         else:

@@ -37,7 +37,7 @@ def check_template(game: GameSource, deck: DeckSource, template: TemplateSource,
     allowed = BUILTIN_NAMES if common else set(deck.deck.fields) | BUILTIN_NAMES
     allowed = allowed | set(env.globals) | set(extra_names)
     width, height = deck.size
-    safe = game.game.safe
+    safe = deck.deck.safe if deck.deck.safe is not None else game.game.safe
     notices = []
     for i, entry in enumerate(template.template.elements):
         el = entry.element

@@ -205,6 +205,8 @@ class Deck(Schema):
     """The cards' back; leave it out for single-sided cards."""
     card_size: Size | None = None
     """Card size for this deck (default: the game's)."""
+    safe: float | None = Field(None, ge=0, le=20)
+    """Safe-zone inset for this deck's cards, mm (default: the game's; small tokens need less)."""
     fields: dict[str, FieldSpec] = {}
     """The fields its cards may carry; any other key on a card is an error."""
     cards: list[dict[str, Any]] = Field(min_length=1, max_length=MAX_CARDS)

@@ -23,9 +23,12 @@ class Grid(Element):
     walls: str | list[str] | None = None
     """Walls as '<cell>:<side>' (e.g. 'C3:E'); usually '{{ walls }}'."""
     x: Coord = 0
-    """Left edge of the grid, mm."""
+    """Left edge of the grid, mm (its centre with anchor: center)."""
     y: Coord = 0
-    """Top edge of the grid, mm."""
+    """Top edge of the grid, mm (its centre with anchor: center)."""
+    anchor: Literal["top-left", "center"] = "top-left"
+    """What x and y place: the grid's top-left corner, or its centre (for maps whose size
+    varies from card to card)."""
     cell: float = Field(gt=0, le=200)
     """Side of one space, mm."""
     size: tuple[int, int] | None = None
@@ -59,8 +62,9 @@ class Grid(Element):
                                  set(self.symbols) | {"."})
         except gridmap.GridError as exc:
             raise LayoutError(f"map: {exc}") from None
-        s, x0, y0 = self.cell, self.x, self.y
+        s = self.cell
         W, H = grid.cols * s, grid.rows * s
+        x0, y0 = (self.x, self.y) if self.anchor == "top-left" else (self.x - W / 2, self.y - H / 2)
         out = []
         fill = ctx.color(self.fill)
         if fill is not None:

@@ -1,0 +1,215 @@
+"""Swamped, read back from its PDFs: the values on edges and corners face outward, each back
+lands behind its own front, the Treasure count carries on behind the 3, maps are drawn from
+their data, and the cards come six to a sheet."""
+
+from __future__ import annotations
+
+import math
+
+import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
+import pytest
+
+from pnpgen import gridmap, presets
+from pnpgen.build import load
+from pnpgen.expand import assign_numbers, expand
+from pnpgen.impose import impose
+
+MM = 72 / 25.4
+OUTWARD = {"n": 180, "ne": 135, "e": 90, "se": 45, "s": 0, "sw": 315, "w": 270, "nw": 225}
+"""The angle (degrees counter-clockwise) of a value read from beyond each edge or corner."""
+
+
+def _result(built, deck):
+    return next(r for r in built["swamped"] if r.deck == deck)
+
+
+def _cards(project, deck_id):
+    game = load(project, "swamped")
+    deck = next(d for d in game.decks if d.id == deck_id)
+    g = game.game
+    sheet = impose(presets.papers()[g.paper], deck.size, g.bleed, g.printer_margin, g.cut, g.flip)
+    return expand(game, deck, assign_numbers(game)), sheet
+
+
+def _glyphs(page, min_size=0):
+    """[(char, centre x pt, centre y pt, angle degrees ccw)] of every character on a page
+    of at least `min_size` pt (pdfium measures angles clockwise)."""
+    textpage = page.get_textpage()
+    out = []
+    for i in range(textpage.count_chars()):
+        ch = chr(pdfium_c.FPDFText_GetUnicode(textpage, i))
+        if ch.isspace() or pdfium_c.FPDFText_GetFontSize(textpage, i) < min_size:
+            continue
+        left, bottom, right, top = textpage.get_charbox(i)
+        angle = -math.degrees(pdfium_c.FPDFText_GetCharAngle(textpage, i))
+        out.append((ch, (left + right) / 2, (bottom + top) / 2, round(angle) % 360))
+    return out
+
+
+def _position(x, y, trim):
+    """Which slot (n, ne, ... nw) of the card with this trim (mm) the point (pt) is near,
+    or None for the middle of the card or outside it."""
+    tx, ty, tw, th = trim
+    u, v = (x / MM - tx) / tw, (y / MM - ty) / th   # 0..1 across, 0..1 up
+    if not (0 <= u <= 1 and 0 <= v <= 1):
+        return None
+    col = "w" if u < 0.25 else "e" if u > 0.75 else ""
+    row = "s" if v < 0.25 else "n" if v > 0.75 else ""
+    return (row + col) or None
+
+
+def _values_on(page, trim, chars="0123456789"):
+    """{slot: [(value, angle)]} of the big digits (14 pt or more) printed on the edges and
+    corners of one card."""
+    found = {}
+    for ch, x, y, angle in _glyphs(page, min_size=14):
+        tx, ty, tw, th = trim
+        if ch in chars and tx <= x / MM <= tx + tw and ty <= y / MM <= ty + th:
+            slot = _position(x, y, trim)
+            if slot is not None:
+                found.setdefault(slot, []).append((int(ch), angle))
+    return found
+
+
+CLOCKWISE = ["n", "ne", "e", "se", "s", "sw", "w", "nw"]
+
+
+def test_treasure_values_face_their_edges_and_carry_on_behind_the_three(built, project):
+    result = _result(built, "components")
+    cards, sheet = _cards(project, "components")
+    pdf = pdfium.PdfDocument(str(result.path))
+    treasures = [(i, c) for i, c in enumerate(cards) if c.front == "treasure"]
+    assert len(treasures) == 4
+    W = sheet.page[0]
+    for i, card in treasures:
+        page = i // sheet.per_sheet
+        slot = i % sheet.per_sheet
+        front = _values_on(pdf[2 * page], sheet.fronts[slot].trim)
+        back = _values_on(pdf[2 * page + 1], sheet.backs[slot].trim)
+        edges = dict(zip(["n", "e", "s", "w"], card.entry.fields["edges"]))
+        back_edges = dict(zip(["n", "e", "s", "w"], card.entry.fields["back_edges"]))
+        # every value on its edge, turned to be read from beyond that edge
+        assert {k: v for k, v in front.items()} == {k: [(edges[k], OUTWARD[k])] for k in "nesw"}, card.code
+        assert {k: v for k, v in back.items()} == {k: [(back_edges[k], OUTWARD[k])] for k in "nesw"}, card.code
+        # front: 0 to 3 clockwise; back, as seen on its own face: 4 to 7 clockwise
+        assert [front[k][0][0] for k in "nesw"] == [0, 1, 2, 3]
+        order = [back[k][0][0] for k in "nesw"]
+        start = order.index(4)
+        assert order[start:] + order[:start] == [4, 5, 6, 7]
+        # the 4 is printed right behind the 3: flip the back page's 4 onto the front page
+        (four,) = [(x, y) for ch, x, y, _ in _glyphs(pdf[2 * page + 1], 14) if ch == "4"
+                   and _position(x, y, sheet.backs[slot].trim)]
+        (three,) = [(x, y) for ch, x, y, _ in _glyphs(pdf[2 * page], 14) if ch == "3"
+                    and _position(x, y, sheet.fronts[slot].trim)]
+        behind = (W * MM - four[0], four[1])
+        assert behind == pytest.approx(three, abs=2 * MM)
+
+
+def test_croc_speeds_rise_clockwise_on_sides_and_corners_each_facing_out(built, project):
+    result = _result(built, "components")
+    cards, sheet = _cards(project, "components")
+    pdf = pdfium.PdfDocument(str(result.path))
+    (i, croc), = [(i, c) for i, c in enumerate(cards) if c.front == "croc"]
+    found = _values_on(pdf[2 * (i // sheet.per_sheet)], sheet.fronts[i % sheet.per_sheet].trim)
+    values = croc.entry.fields["values"]
+    assert found == {k: [(v, OUTWARD[k])] for k, v in zip(CLOCKWISE, values)}
+    assert values == sorted(values) and values[0] == 1
+
+
+@pytest.mark.parametrize("deck,template", [("deck", "coordinate"), ("expansions", "pounce")])
+def test_corner_numbers_face_their_corners_clockwise_from_the_white_one(built, project, deck, template):
+    result = _result(built, deck)
+    cards, sheet = _cards(project, deck)
+    pdf = pdfium.PdfDocument(str(result.path))
+    H = sheet.page[1]
+    checked = 0
+    for i, card in enumerate(cards):
+        if card.front != template:
+            continue
+        page, slot = divmod(i, sheet.per_sheet)
+        trim = sheet.fronts[slot].trim
+        found = _values_on(pdf[2 * page], trim)
+        corners = ["ne", "se", "sw", "nw"]
+        white = card.entry.fields["white"]
+        k = corners.index(white)
+        want = {corners[(k + n) % 4]: [(v, OUTWARD[corners[(k + n) % 4]])]
+                for n, v in enumerate(card.entry.fields["corners"])}
+        assert found == want, card.code
+        # the white corner is white, right at the card's corner; the others are not
+        image = pdf[2 * page].render(scale=100 / 72).to_pil().convert("RGB")
+        tx, ty, tw, th = trim
+        for corner in corners:
+            cx = tx + (2.5 if "w" in corner else tw - 2.5)
+            cy = ty + (2.5 if "s" in corner else th - 2.5)
+            pixel = image.getpixel((round(cx / 25.4 * 100), round((H - cy) / 25.4 * 100)))
+            assert (pixel == (255, 255, 255)) == (corner == white), (card.code, corner, pixel)
+        checked += 1
+    assert checked == (16 if template == "coordinate" else 4)
+
+
+def test_every_card_code_is_printed_on_both_faces_and_lands_behind_its_front(built, project):
+    """Codes are read off the pages as text; each back's code, turned over the long edge,
+    lands on its front's code (within 2 mm), for every double-sided card of the kit."""
+    for deck in ("deck", "components", "expansions"):
+        result = _result(built, deck)
+        cards, sheet = _cards(project, deck)
+        pdf = pdfium.PdfDocument(str(result.path))
+        W = sheet.page[0] * MM
+        for s in range(result.sheets):
+            fronts, backs = _codes(pdf[2 * s]), _codes(pdf[2 * s + 1])
+            chunk = cards[s * sheet.per_sheet:(s + 1) * sheet.per_sheet]
+            unique = {c.code for c in chunk if c.unique_back}
+            assert set(fronts) == {c.code for c in chunk}, deck
+            assert set(backs) == unique, deck
+            for code in unique:
+                bx, by = backs[code]
+                assert (W - bx, by) == pytest.approx(fronts[code], abs=2 * MM), code
+
+
+def _codes(page):
+    textpage = page.get_textpage()
+    text = textpage.get_text_range()
+    out = {}
+    start = text.find("SWD-")
+    while start >= 0:
+        boxes = [textpage.get_charbox(i) for i in range(start, start + 7)]
+        out[text[start:start + 7]] = ((boxes[0][0] + boxes[-1][2]) / 2, (boxes[0][1] + boxes[0][3]) / 2)
+        start = text.find("SWD-", start + 1)
+    return out
+
+
+def test_maps_are_drawn_from_their_data(built, project):
+    """On the back of every Deck card, each wall and closed bank of its map is printed in the
+    wall colour, and each open edge between two spaces is not."""
+    result = _result(built, "deck")
+    cards, sheet = _cards(project, "deck")
+    pdf = pdfium.PdfDocument(str(result.path))
+    H = sheet.page[1]
+    dpi = 150
+    wall = (0x1f, 0x3a, 0x24)
+    for s in range(result.sheets):
+        image = pdf[2 * s + 1].render(scale=dpi / 72).to_pil().convert("RGB")
+        for n, card in enumerate(cards[s * sheet.per_sheet:(s + 1) * sheet.per_sheet]):
+            grid = gridmap.parse(card.entry.fields["map"], card.entry.fields["walls"], ["N", "S"],
+                                 {"^": "N", "v": "S"})
+            tx, ty, tw, th = sheet.backs[n].trim
+            closed = {tuple(sorted(seg)) for seg in grid.wall_segments()}
+            edges = [((c, r), (c, r + 1)) for c in range(7) for r in range(6)] + \
+                    [((c, r), (c + 1, r)) for c in range(6) for r in range(7)]
+            for seg in edges:
+                (ax, ay), (bx, by) = seg
+                # a point on the edge, a third of the way along (clear of icons and corners)
+                mx = 2.45 + 14 * (ax + (bx - ax) / 3)
+                my = 2.45 + 14 * (ay + (by - ay) / 3)
+                px = image.getpixel((round((tx + mx) / 25.4 * dpi), round((H - (ty + th - my)) / 25.4 * dpi)))
+                is_wall = max(abs(p - q) for p, q in zip(px, wall)) < 40
+                assert is_wall == (seg in closed), (card.code, seg, px)
+
+
+def test_square_cards_come_six_to_a_letter_sheet(built):
+    """Six 88.9 mm cards a Letter sheet: the rulebook's 42 cards would fill 7 sheets; the
+    expansions get a sheet of their own so the base kit can be printed alone, hence 8."""
+    sheets = {r.deck: (r.cards, r.per_sheet, r.sheets) for r in built["swamped"]}
+    assert sheets["deck"] == (24, 6, 4)
+    assert sheets["components"] == (13, 6, 3) and sheets["expansions"] == (5, 6, 1)
