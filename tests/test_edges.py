@@ -278,3 +278,12 @@ def test_a_template_named_icon_keeps_its_bleed(tmp_path):
     page = _render(result.path, 0)
     x, y, w, h = sheet.fronts[0].trim
     assert _px(page, sheet.page[1], x - 1.5, y + h / 2) == pytest.approx(RED, abs=10)
+
+
+@pytest.mark.parametrize("fmt", ["github", "json"])
+def test_check_reports_an_input_error_once_in_machine_formats(tmp_path, fmt):
+    project = _game(tmp_path, 3, "poker", cards="  - {title: A, colour: red}\n")
+    proc = _cli(project, "check", "--format", fmt)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert proc.stdout.count("unknown field 'colour'") == 1
+    assert "unknown field 'colour'" not in proc.stderr

@@ -155,3 +155,68 @@ def test_text_outside_the_safe_zone_is_a_warning(tmp_path):
     assert [str(w).split("templates/mini/")[1][:24] for w in warnings] == [
         "face.yaml:5: elements[2]", "face.yaml:7: elements[4]"]
     assert "reaches into the outer 3.175 mm" in str(warnings[0])
+
+
+SLOTS_DECK = """name: Deck
+template: face
+fields:
+  title: {required: true}
+  values: {type: list}
+  start: {}
+cards:
+  - {title: A, values: [1, 2, 3, 4, 5, 6, 7, 8], start: n}
+  - {title: B, values: [1, 2, 3, 4], start: se}
+"""
+
+
+def _slot_groups(tmp_path, slots_yaml, deck=SLOTS_DECK, size="[60, 90]"):
+    import math
+    face = f"size: {size}\ncode: false\nelements:\n  - slots: {slots_yaml}\n"
+    make_game(tmp_path, "title: Mini\ncode: MIN\ncard_size: " + size + "\n", deck, {"face": face})
+    game = load(Project(tmp_path), "mini")
+    layouter = Layouter(game, game.decks[0])
+    out = {}
+    for card in expand(game, game.decks[0], assign_numbers(game)):
+        body = [inner for op in layouter.layout(card, card.front)
+                for inner in (layouter.forms[op.name].body if isinstance(op, ops.Form) else [op])]
+        groups = [op for op in body if isinstance(op, ops.Group)]
+        rows = []
+        for g in groups:
+            a, b, c, d, e, f = g.transform
+            angle = round(math.degrees(math.atan2(-b, a))) % 360   # counter-clockwise, as seen
+            (text,) = [op for op in g.body if isinstance(op, ops.Text)]
+            rows.append((text.lines[0][2][0].text, round(e, 6), round(f, 6), angle))
+        out[card.entry.fields["title"]] = rows
+    return out
+
+
+def test_slots_on_a_rectangle_face_outward_clockwise_from_start(tmp_path):
+    got = _slot_groups(tmp_path, '{at: all, values: "{{ values }}", start: "{{ start }}", inset: 5}')
+    # centres 5 mm in from each edge of a 60 x 90 card; the foot of each value towards its edge
+    assert got["A"] == [("1", 30, 5, 180), ("2", 55, 5, 135), ("3", 55, 45, 90), ("4", 55, 85, 45),
+                        ("5", 30, 85, 0), ("6", 5, 85, 315), ("7", 5, 45, 270), ("8", 5, 5, 225)]
+    assert [r[0] for r in got["B"]] == ["1", "2", "3", "4"]
+    assert [(r[1], r[2]) for r in got["B"]] == [(55, 85), (30, 85), (5, 85), (5, 45)]  # se, s, sw, w
+
+
+def test_slots_facing_in_and_named_slots(tmp_path):
+    got = _slot_groups(tmp_path, '{at: edges, values: {n: N, s: S}, facing: in, inset: 5}')
+    assert got["A"] == [("N", 30, 5, 0), ("S", 30, 85, 180)]
+
+
+def test_slots_on_the_six_edges_of_a_hexagon(tmp_path):
+    import math
+    got = _slot_groups(tmp_path, '{shape: hex-pointy, values: [a, b, c, d, e, f], inset: 4}', size="[80, 80]")
+    radius = 40   # a pointy-topped hexagon in an 80 mm box: corner radius 40
+    reach = radius * math.sqrt(3) / 2 - 4
+    want = []
+    for name, theta in zip("abcdef", [60, 0, -60, -120, 180, 120]):   # ne, e, se, sw, w, nw
+        t = math.radians(theta)
+        want.append((name, round(40 + reach * math.cos(t), 6), round(40 - reach * math.sin(t), 6), (theta + 90) % 360))
+    assert got["A"] == want
+
+
+def test_too_many_values_for_the_slots_is_located(tmp_path):
+    from pnpgen.errors import InputError
+    with pytest.raises(InputError, match=r"face.yaml:4: elements\[0\]: 8 values for 4 slots .*card MIN-001"):
+        _slot_groups(tmp_path, '{at: corners, values: "{{ values }}"}')
