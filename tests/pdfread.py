@@ -122,3 +122,19 @@ def is_embedded(font) -> bool:
         return False
     desc = desc.get_object()
     return any(k in desc for k in ("/FontFile", "/FontFile2", "/FontFile3"))
+
+
+def code_centres(page, prefix: str) -> dict:
+    """{code: (x, y) centre in points} of every card code (`prefix` + 3 digits) printed on a
+    pypdfium2 page."""
+    textpage = page.get_textpage()
+    text = textpage.get_text_range()
+    out = {}
+    start = text.find(prefix)
+    n = len(prefix) + 3
+    while start >= 0:
+        boxes = [textpage.get_charbox(i) for i in range(start, start + n)]
+        out[text[start:start + n]] = ((boxes[0][0] + boxes[-1][2]) / 2,
+                                      (min(b[1] for b in boxes) + max(b[3] for b in boxes)) / 2)
+        start = text.find(prefix, start + 1)
+    return out

@@ -15,7 +15,7 @@ from pnpgen import presets
 from pnpgen.build import Options, build_game, load
 from pnpgen.impose import impose
 
-from .pdfread import MM, apply, fonts_of, is_embedded, page_geometry
+from .pdfread import MM, apply, code_centres, fonts_of, is_embedded, page_geometry
 
 TOL = 0.05 * MM  # 0.05 mm, in points
 
@@ -183,20 +183,6 @@ elements:
 """
 
 
-def code_centres(page):
-    """{code: (x, y) centre in points} of every card code printed on a page."""
-    textpage = page.get_textpage()
-    text = textpage.get_text_range()
-    out = {}
-    start = text.find("MIN-")
-    while start >= 0:
-        code = text[start:start + 7]
-        boxes = [textpage.get_charbox(i) for i in range(start, start + 7)]
-        out[code] = ((boxes[0][0] + boxes[-1][2]) / 2, (min(b[1] for b in boxes) + max(b[3] for b in boxes)) / 2)
-        start = text.find("MIN-", start + 1)
-    return out
-
-
 @pytest.mark.parametrize("paper,flip", [("letter", "long"), ("a4", "short")])
 def test_unique_backs_print_their_code_behind_their_own_front(tmp_path, paper, flip):
     from pnpgen.build import Project
@@ -209,7 +195,7 @@ def test_unique_backs_print_their_code_behind_their_own_front(tmp_path, paper, f
     W, H = pdf[0].get_size()
     seen = 0
     for sheet in range(result.sheets):
-        fronts, backs = code_centres(pdf[2 * sheet]), code_centres(pdf[2 * sheet + 1])
+        fronts, backs = code_centres(pdf[2 * sheet], "MIN-"), code_centres(pdf[2 * sheet + 1], "MIN-")
         assert set(fronts) == set(backs) and fronts
         for code, (fx, fy) in fronts.items():
             bx, by = backs[code]

@@ -15,6 +15,8 @@ from pnpgen.build import load
 from pnpgen.expand import assign_numbers, expand
 from pnpgen.impose import impose
 
+from .pdfread import code_centres
+
 MM = 72 / 25.4
 OUTWARD = {"n": 180, "ne": 135, "e": 90, "se": 45, "s": 0, "sw": 315, "w": 270, "nw": 225}
 """The angle (degrees counter-clockwise) of a value read from beyond each edge or corner."""
@@ -157,7 +159,7 @@ def test_every_card_code_is_printed_on_both_faces_and_lands_behind_its_front(bui
         pdf = pdfium.PdfDocument(str(result.path))
         W = sheet.page[0] * MM
         for s in range(result.sheets):
-            fronts, backs = _codes(pdf[2 * s]), _codes(pdf[2 * s + 1])
+            fronts, backs = code_centres(pdf[2 * s], "SWD-"), code_centres(pdf[2 * s + 1], "SWD-")
             chunk = cards[s * sheet.per_sheet:(s + 1) * sheet.per_sheet]
             unique = {c.code for c in chunk if c.unique_back}
             assert set(fronts) == {c.code for c in chunk}, deck
@@ -165,18 +167,6 @@ def test_every_card_code_is_printed_on_both_faces_and_lands_behind_its_front(bui
             for code in unique:
                 bx, by = backs[code]
                 assert (W - bx, by) == pytest.approx(fronts[code], abs=2 * MM), code
-
-
-def _codes(page):
-    textpage = page.get_textpage()
-    text = textpage.get_text_range()
-    out = {}
-    start = text.find("SWD-")
-    while start >= 0:
-        boxes = [textpage.get_charbox(i) for i in range(start, start + 7)]
-        out[text[start:start + 7]] = ((boxes[0][0] + boxes[-1][2]) / 2, (boxes[0][1] + boxes[0][3]) / 2)
-        start = text.find("SWD-", start + 1)
-    return out
 
 
 def test_maps_are_drawn_from_their_data(built, project):
