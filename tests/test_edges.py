@@ -154,11 +154,14 @@ def _cli(project, *args):
                           capture_output=True, text=True, timeout=120, check=False)
 
 
-def test_strict_build_fails_on_text_cut_short_and_writes_nothing(tmp_path):
-    project = _text_game(tmp_path, "An ever so long title that will never fit in its box at all " * 2)
+@pytest.mark.parametrize("title,needle", [
+    ("An ever so long title that will never fit in its box at all " * 2, "does not fit"),
+    ("King \u738b", "U+738B")])
+def test_strict_build_fails_on_text_cut_short_or_a_missing_character_and_writes_nothing(tmp_path, title, needle):
+    project = _text_game(tmp_path, title)
     out = tmp_path / "out"
     loose = _cli(project, "build", "--out", str(out))
-    assert loose.returncode == 0 and "warning: " in loose.stderr and "does not fit" in loose.stderr
+    assert loose.returncode == 0 and "warning: " in loose.stderr and needle in loose.stderr
     (out / "mini" / "deck.pdf").unlink()
     strict = _cli(project, "build", "--strict", "--out", str(out))
     assert strict.returncode == 2 and "Traceback" not in strict.stderr
