@@ -19,7 +19,9 @@ from .impose import impose
 from .layout import Layouter, icon_forms
 from .lint import check_template
 from .ops import Form, FormDef
-from .render import CardCanvas
+from .boards import board_card
+from .render import BoardCanvas, CardCanvas
+from .tile import poster, tile
 from .resources import Resources
 
 
@@ -50,6 +52,8 @@ class Options:
     paper: str | None = None     # overrides the game's paper
     flip: str | None = None      # overrides the game's flip edge
     strict: bool = False         # text cut to fit and missing characters are errors
+    seed: int | None = None      # another seed for generated boards
+    poster: str | None = None    # boards whole on one page of this paper (tabloid, a3, a2, a1)
     progress: Callable[[str], None] = lambda message: None
 
 
@@ -98,6 +102,13 @@ def build_loaded(game: GameSource, options: Options) -> list[DeckResult]:
             layouter.warnings += check_template(game, deck, game.templates[deck.deck.back.template], exprs.env,
                                                 common=True)
         plans.append((deck, layouter, cards))
+    boards = []
+    for board in game.boards:
+        deck, card = board_card(game, board, options.seed)
+        layouter = Layouter(game, deck, res, exprs)
+        for name in filter(None, (board.board.template, board.board.back)):
+            layouter.warnings += check_template(game, deck, game.templates[name], exprs.env, common=False)
+        boards.append((board, layouter, card))
     outdir = options.out / game_id
     results, written = [], []
     try:
@@ -114,6 +125,14 @@ def build_loaded(game: GameSource, options: Options) -> list[DeckResult]:
                 raise InputError([Problem(w.path, w.line, w.message + " (an error under --strict)") for w in strict])
             options.progress(f"  drew {r.path}: {r.sheets} sheet{'s' if r.sheets != 1 else ''} "
                              f"({r.per_sheet} cards a sheet, {r.pages} pages)")
+            results.append(r)
+        for board, layouter, card in boards:
+            options.progress(f"{game_id}/{board.id}: board ...")
+            r, tmp = _build_board(game, board, layouter, icons, card, outdir, options)
+            written.append((tmp, r.path))
+            strict = [w for w in r.warnings if w.strict]
+            if options.strict and strict:
+                raise InputError([Problem(w.path, w.line, w.message + " (an error under --strict)") for w in strict])
             results.append(r)
         for tmp, target in written:
             try:
@@ -201,6 +220,62 @@ def _build_deck(game: GameSource, deck: DeckSource, layouter: Layouter, icons: d
         raise
     return DeckResult(deck.id, target, len(cards), sheets, sheets * (2 if has_backs else 1), n,
                       list(layouter.warnings)), tmp
+
+
+def _temp_pdf(outdir: Path, name: str) -> str:
+    target = outdir / f"{name}.pdf"
+    try:
+        outdir.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".pdf.part", dir=outdir)
+        os.close(fd)
+    except OSError as exc:
+        raise _unwritable(target if not outdir.is_file() else outdir, exc) from None
+    return tmp
+
+
+def _build_board(game: GameSource, board, layouter: Layouter, icons: dict, card, outdir: Path,
+                 options: Options) -> tuple[DeckResult, str]:
+    """Draw a board (each side once, as a form) onto tiles or a poster page."""
+    g, b = game.game, board.board
+    page = presets.papers()[options.poster or options.paper or g.paper]
+    if options.poster:
+        layout = poster(page, b.size, g.bleed, g.printer_margin)
+    else:
+        layout = tile(page, b.size, g.bleed, g.printer_margin, b.overlap)
+    sides = [(f"board:{board.id}:a", b.template)] + ([(f"board:{board.id}:b", b.back)] if b.back else [])
+    forms = dict(icons)
+    for name, template in sides:
+        forms[name] = FormDef(b.size, tuple(layouter.layout(card, template)), True)
+    forms.update(layouter.forms)
+    target = outdir / f"{board.id}.pdf"
+    tmp = _temp_pdf(outdir, board.id)
+    try:
+        font = fonts.ensure("sans", fonts.BUILTIN["sans"])
+        canvas = BoardCanvas(tmp, layout.page, f"{g.title} - {b.name}", forms, g.bleed, font, g.credits,
+                             layouter.res.converted)
+        canvas.define_forms(sorted(forms))
+        pages = 0
+        for side, (form, _) in enumerate(sides):
+            if not layout.poster and len(layout.tiles) > 1:
+                canvas.assembly(layout, form, f"{b.name}" + (f", side {'AB'[side]}" if len(sides) > 1 else ""),
+                                font, len(sides))
+                pages += 1
+            for t in layout.tiles:
+                where = "poster" if layout.poster else f"page {t.label} (column {t.label[:-len(str(t.row + 1))]} of " \
+                    f"{layout.cols}, row {t.row + 1} of {layout.rows})"
+                side_name = f" \u00b7 side {'AB'[side]}" if len(sides) > 1 else ""
+                canvas.tile(layout, t, form, b.size[1], f"{g.title} \u00b7 {b.name}{side_name} \u00b7 {where} \u00b7 "
+                            "print at 100 % (actual size)", font)
+                pages += 1
+        try:
+            canvas.save()
+            os.chmod(tmp, 0o644)
+        except OSError as exc:
+            raise _unwritable(target, exc) from None
+    except BaseException:
+        _remove(tmp)
+        raise
+    return DeckResult(board.id, target, 0, len(layout.tiles), pages, 0, list(layouter.warnings)), tmp
 
 
 def _remove(path):

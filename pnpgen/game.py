@@ -10,7 +10,7 @@ from pathlib import Path
 
 from . import schema, yamlsrc
 from .errors import InputError, Problem, did_you_mean
-from .model import MAX_CARDS, MAX_COUNT, RESERVED, Deck, FieldSpec, Game, Template
+from .model import MAX_CARDS, MAX_COUNT, RESERVED, Board, Deck, FieldSpec, Game, Template
 
 
 @dataclass
@@ -46,12 +46,21 @@ class TemplateSource:
 
 
 @dataclass
+class BoardSource:
+    id: str
+    path: Path
+    doc: yamlsrc.Doc
+    board: Board
+
+
+@dataclass
 class GameSource:
     id: str
     root: Path
     doc: yamlsrc.Doc
     game: Game
     decks: list[DeckSource] = field(default_factory=list)
+    boards: list[BoardSource] = field(default_factory=list)
     templates: dict[str, TemplateSource] = field(default_factory=dict)
 
     def rel(self, path: Path) -> str:
@@ -94,10 +103,18 @@ def load_game(cards_dir: Path, templates_dir: Path, game_id: str) -> GameSource:
             src.decks.append(_load_deck(src, path))
         except InputError as exc:
             problems += exc.problems
+    for path in _file_paths(src, "boards", problems, required=False):
+        try:
+            doc = yamlsrc.load(path, _shown(path))
+            if not isinstance(doc.data, dict):
+                raise doc.error((), "a board file should be a mapping with name:, size: and template:")
+            src.boards.append(BoardSource(path.stem, path, doc, schema.validate(Board, doc)))
+        except InputError as exc:
+            problems += exc.problems
     if problems:
         raise InputError(problems)
 
-    # the templates the decks name, found in templates/<game>/ then templates/shared/
+    # the templates the decks and boards name, found in templates/<game>/ then templates/shared/
     wanted: dict[str, list[tuple[DeckSource, int | None]]] = {}
     for deck in src.decks:
         for card in deck.cards:
@@ -108,6 +125,11 @@ def load_game(cards_dir: Path, templates_dir: Path, game_id: str) -> GameSource:
                 wanted.setdefault(card.back, []).append((deck, card.line))
         if deck.deck.back:
             wanted.setdefault(deck.deck.back.template, []).append((deck, deck.doc.line(("back", "template"))))
+    for board in src.boards:
+        for key in ("template", "back"):
+            name = getattr(board.board, key)
+            if name:
+                wanted.setdefault(name, []).append((board, board.doc.line((key,))))
     available = {}
     for tdir in reversed(template_dirs):
         if tdir.is_dir():
@@ -144,25 +166,32 @@ def _differs(a, b):
 
 
 def _deck_paths(src: GameSource, problems) -> list[Path]:
-    if src.game.decks is None:
-        paths = sorted((src.root / "decks").glob("*.yaml"))
-        if not paths:
+    return _file_paths(src, "decks", problems, required=True)
+
+
+def _file_paths(src: GameSource, kind: str, problems, required: bool) -> list[Path]:
+    """The game's deck or board files: as listed in game.yaml, or <kind>/*.yaml by name."""
+    listed = getattr(src.game, kind)
+    if listed is None:
+        paths = sorted((src.root / kind).glob("*.yaml"))
+        if not paths and required:
             problems.append(Problem(_shown(src.doc.path), None,
-                                    "the game has no decks: add decks/<name>.yaml or list them under decks:"))
+                                    f"the game has no {kind}: add {kind}/<name>.yaml or list them under {kind}:"))
         return paths
     out = []
-    for i, rel in enumerate(src.game.decks):
+    for i, rel in enumerate(listed):
         try:
             path = confined(src.root, rel)
         except ValueError as exc:
-            problems.append(Problem(src.doc.path, src.doc.line(("decks", i)), str(exc)))
+            problems.append(Problem(src.doc.path, src.doc.line((kind, i)), str(exc)))
             continue
+        what = kind[:-1]
         if not path.is_file():
-            problems.append(Problem(src.doc.path, src.doc.line(("decks", i)), f"deck file '{rel}' not found"))
+            problems.append(Problem(src.doc.path, src.doc.line((kind, i)), f"{what} file '{rel}' not found"))
             continue
         if any(p.stem == path.stem for p in out):
-            problems.append(Problem(src.doc.path, src.doc.line(("decks", i)),
-                                    f"a deck named '{path.stem}' is already listed; deck file names must differ"))
+            problems.append(Problem(src.doc.path, src.doc.line((kind, i)),
+                                    f"a {what} named '{path.stem}' is already listed; {what} file names must differ"))
             continue
         out.append(path)
     return out

@@ -141,7 +141,7 @@ class Layouter:
                 except (TemplateError, TypeError, ValueError, ArithmeticError) as exc:
                     raise self._locate(tpl, i, card, f"when: {el.when!r}: {getattr(exc, 'message', None) or exc}")
             out += self._element_ops(ctx, tpl, i, el, card)
-        if card is not None and tpl.template.code is not False:
+        if card is not None and card.code and tpl.template.code is not False:
             try:
                 out.append(self._code_mark(ctx, tpl.template.code, card.code))
             except LayoutError as exc:

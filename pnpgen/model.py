@@ -139,6 +139,8 @@ class Game(Schema):
     """Border of the page that a home printer cannot print, mm; nothing is put there."""
     decks: list[str] | None = None
     """Deck files in build order, relative to the game folder (default: decks/*.yaml by name)."""
+    boards: list[str] | None = None
+    """Board files, relative to the game folder (default: boards/*.yaml by name)."""
     fonts: dict[str, str] = {}
     """Extra fonts: name -> .ttf file in the game's folder."""
     fallback_fonts: list[str] = Field(["sans"], max_length=10)
@@ -220,4 +222,58 @@ class Deck(Schema):
                 raise ValueError(f"field name '{key}' must be letters, digits and _ (usable in templates)")
             if key in RESERVED or key in ("card", "game", "deck", "colors"):
                 raise ValueError(f"field name '{key}' is reserved")
+        return value
+
+
+class HexGenerate(Schema):
+    """A seeded random hex map (pnpgen/hexmap.py) whose rows fill one of the board's fields;
+    `pnpgen build --seed N` draws another."""
+
+    cols: int = Field(ge=2, le=60)
+    """Columns of hexes."""
+    rows: int = Field(ge=2, le=60)
+    """Rows of hexes."""
+    top: Literal["flat", "pointy"] = "flat"
+    """flat: straight columns, odd columns shoved down; pointy: straight rows, odd rows shoved right."""
+    seed: int = Field(1, ge=0, le=2**31)
+    """The seed: the same seed always gives the same map; it is printed on the board."""
+    players: int = Field(4, ge=1, le=8)
+    """Start Dens to place, as far apart as the board allows."""
+    weights: dict[str, float]
+    """Terrain code -> how often it is drawn (relative weights), e.g. {"1": 1, "5": 0.8}."""
+    den: str = "6"
+    """Terrain code of a Den (the start hexes)."""
+    water: str = "5"
+    """Terrain code that blocks movement; it never cuts the land in two."""
+    max_cluster: dict[str, int] = {}
+    """Terrain code -> the largest connected patch of it allowed (defaults in pnpgen/hexmap.py)."""
+    field: str = Field("hexes", pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
+    """The field the map's rows go into (the template also sees `seed`)."""
+
+
+class Board(Schema):
+    """`cards/<game>/boards/<name>.yaml`: a board, mat or other sheet larger than a card,
+    drawn by a template and tiled over pages (or put whole on a poster page)."""
+
+    name: str = Field(min_length=1, max_length=120)
+    """The board's name, printed on each page."""
+    size: Size
+    """Trim size, mm [w, h] (or a size name)."""
+    template: str = Field(pattern=NAME)
+    """Template drawing the board (its elements placed in board millimetres)."""
+    back: str | None = Field(None, pattern=NAME)
+    """Template of the other side, if the board has two (printed as its own pages)."""
+    fields: dict[str, Any] = {}
+    """Values the template can use, e.g. a fixed map's rows or a title."""
+    hexmap: HexGenerate | None = None
+    """Generate a hex map into a field."""
+    overlap: float = Field(12, ge=6, le=50)
+    """How far neighbouring tiles overlap, mm; more than the printer's unprintable margin."""
+
+    @field_validator("fields")
+    @classmethod
+    def _field_names(cls, value: dict):
+        for key in value:
+            if not re.match(r"^[A-Za-z_][A-Za-z0-9_]*$", str(key)) or key in ("card", "game", "deck", "colors"):
+                raise ValueError(f"field name '{key}' must be letters, digits and _ and not a reserved name")
         return value

@@ -235,3 +235,98 @@ class CardCanvas:
             c.restoreState()
         if rotated:
             c.restoreState()
+
+
+class BoardCanvas(CardCanvas):
+    """A board's PDF: an assembly page, then one page per tile (or a single poster page),
+    each showing its window of the board form, drawn once for all of them."""
+
+    def assembly(self, layout, form: str, title: str, font: str, sides: int):
+        """A page showing the whole board small, the tiles over it with their labels, and
+        how to put them together."""
+        W, H = layout.page
+        c = self.c
+        c.setPageSize((W * MM, H * MM))
+        c.saveState()
+        c.setFillColor(MARK_COLOR)
+        c.setFont(font, 14)
+        c.drawString(15 * MM, (H - 20) * MM, f"{title}: assembly")
+        c.setFont(font, 9)
+        steps = [f"{len(layout.tiles)} pages, {layout.cols} across and {layout.rows} down"
+                 + (f", for each of the {sides} sides." if sides > 1 else "."),
+                 "Print at 100 % (actual size), single-sided.",
+                 "Each page but the first of its row and column has a dashed 'cut' line: cut it there,",
+                 f"lay it over its neighbour so the + marks meet ({layout.overlap:g} mm overlap), and glue.",
+                 "Finally cut the board out along its crop marks."]
+        for i, line in enumerate(steps):
+            c.drawString(15 * MM, (H - 30 - 5 * i) * MM, line)
+        # the board small, with the tile windows over it (all of them inside the box)
+        bw, bh = layout.board
+        ux0 = min(t.window[0] for t in layout.tiles)
+        uy0 = min(t.window[1] for t in layout.tiles)
+        ux1 = max(t.window[0] + t.window[2] for t in layout.tiles)
+        uy1 = max(t.window[1] + t.window[3] for t in layout.tiles)
+        box_w, box_h, top = W - 30, H - 75, H - 60
+        k = min(box_w / (ux1 - ux0), box_h / (uy1 - uy0))
+        ox = (W - (ux1 - ux0) * k) / 2 - ux0 * k          # page x of board x = 0
+        oy = top - (box_h - (uy1 - uy0) * k) / 2 + uy0 * k  # page y of board y = 0
+        c.translate(ox * MM, (oy - bh * k) * MM)
+        c.scale(k, k)
+        c.doForm(form)
+        c.setLineWidth(0.8 / k)
+        c.setStrokeColor(MARK_COLOR)
+        for t in layout.tiles:
+            x, y, w, h = t.window
+            c.rect(x * MM, (bh - y - h) * MM, w * MM, h * MM, stroke=1, fill=0)
+            c.setFont(font, 14 / k)
+            c.drawCentredString((x + w / 2) * MM, (bh - y - h / 2) * MM, t.label)
+        c.restoreState()
+        self.page()
+
+    def tile(self, layout, t, form: str, board_h: float, label: str, font: str):
+        W, H = layout.page
+        c = self.c
+        c.setPageSize((W * MM, H * MM))
+        c.saveState()
+        x, y, w, h = t.clip
+        p = c.beginPath()
+        p.rect(x * MM, y * MM, w * MM, h * MM)
+        c.clipPath(p, stroke=0, fill=0)
+        a, b, cc, d, e, f = t.place
+        c.translate(e * MM, (f - board_h) * MM)
+        c.doForm(form)
+        c.restoreState()
+        if t.cuts:
+            c.saveState()
+            c.setStrokeColor(MARK_COLOR)
+            c.setLineWidth(0.6)
+            c.setDash([4, 3])
+            c.lines([(x0 * MM, y0 * MM, x1 * MM, y1 * MM) for (x0, y0), (x1, y1) in t.cuts])
+            c.setFont(font, 6)
+            for (x0, y0), (x1, y1) in t.cuts:
+                c.saveState()
+                if x0 == x1:   # a vertical cut: label it along the line
+                    c.translate((x0 - 1) * MM, (y0 + y1) / 2 * MM)
+                    c.rotate(90)
+                else:
+                    c.translate((x0 + x1) / 2 * MM, (y0 + 1) * MM)
+                c.setFillColor(MARK_COLOR)
+                c.drawCentredString(0, 0, "cut here, then lay over the next page and glue")
+                c.restoreState()
+            c.restoreState()
+        self.ticks(t.marks)
+        c.saveState()
+        c.setFillColor(SLUG_COLOR)
+        c.setFont(font, 7)
+        c.drawString(x * MM, (y - 4.2) * MM, label)
+        # where this page goes: a small map of the tiles with this one filled
+        cell = min(2.2, 4.5 / (layout.rows * 0.8))
+        gx = x + w - layout.cols * cell
+        for tt in layout.tiles:
+            c.setStrokeColor(SLUG_COLOR)
+            c.setLineWidth(0.3)
+            c.setFillColor(SLUG_COLOR)
+            c.rect((gx + tt.col * cell) * MM, (y - 1.2 - (tt.row + 1) * cell * 0.8) * MM, cell * MM, cell * 0.8 * MM,
+                   stroke=1, fill=1 if tt is t else 0)
+        c.restoreState()
+        self.page()

@@ -46,8 +46,8 @@ def _size(value: Any) -> tuple[float, float]:
     if isinstance(value, (list, tuple)) and len(value) == 2 and all(
             isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
         w, h = float(value[0]), float(value[1])
-        if not (10 <= w <= 600 and 10 <= h <= 600):
-            raise PydanticCustomError("size", "size {w} x {h} mm is outside 10..600 mm",
+        if not (10 <= w <= 1200 and 10 <= h <= 1200):
+            raise PydanticCustomError("size", "size {w} x {h} mm is outside 10..1200 mm",
                                       {"w": w, "h": h})
         return (w, h)
     raise PydanticCustomError("size", "expected a size name (poker, bridge, mini, tarot, square...) "

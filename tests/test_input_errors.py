@@ -79,7 +79,7 @@ CASES = [
     pytest.param(DECK, '{title: "Hive", type: Evolution, attribute: Stack, scope: stack}',
                  '{title: "Hive", type: Evolution, attribute: Stack, scope: stack, count: 100000}',
                  ["count", "0 to 1000"], id="absurd-count"),
-    pytest.param(GAME, "card_size: poker\n", "card_size: [5000, 10]\n", ["card_size", "outside 10..600 mm"],
+    pytest.param(GAME, "card_size: poker\n", "card_size: [5000, 10]\n", ["card_size", "outside 10..1200 mm"],
                  id="absurd-size"),
     pytest.param(GAME, '  ink: "#1f1a14"', '  ink: "#zz1a14"', ["colors.ink", "is not a colour"], id="bad-palette-colour"),
     pytest.param(EVOLUTION, "  - rect: {x: 3.6, y: 3.6, w: 56.3, h: 81.7, r: 2.5, fill: parchment}",

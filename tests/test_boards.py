@@ -1,0 +1,130 @@
+"""Boards larger than the paper: tiling geometry (pure), poster pages, and the built PDFs."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from pypdf import PdfReader
+
+from pnpgen import presets
+from pnpgen.build import Options, build_game
+from pnpgen.errors import InputError
+from pnpgen.tile import FRAME, LABEL_ROOM, poster, tile
+
+from .pdfread import fonts_of, is_embedded
+
+PAPERS = presets.papers()
+
+
+def _to_board(place, x, y):
+    """Page mm -> board mm (place is a translation with y flipped)."""
+    a, b, c, d, e, f = place
+    return (x - e) / a, (y - f) / d
+
+
+@pytest.mark.parametrize("paper,board,overlap", [
+    ("letter", (490, 330), 12), ("a4", (490, 330), 12), ("letter", (330, 300), 10), ("a4", (600, 420), 15),
+    ("letter", (180, 240), 12)])
+def test_tiles_cover_the_board_with_the_overlap_asked_for(paper, board, overlap):
+    margin, bleed = 5, 3.175
+    layout = tile(PAPERS[paper], board, bleed, margin, overlap)
+    W, H = layout.page
+    assert len(layout.tiles) == layout.cols * layout.rows
+    m = bleed + FRAME
+    for t in layout.tiles:
+        x, y, w, h = t.clip   # everything printed sits inside the printable page
+        assert x >= margin - 1e-9 and x + w <= W - margin + 1e-9
+        assert y >= margin + LABEL_ROOM - 1e-9 and y + h <= H - margin + 1e-9
+        wx, wy, ww, wh = t.window
+        assert (ww, wh) == pytest.approx((w, h))
+    # the union of windows covers the board, its bleed and the frame for marks
+    xs = sorted({t.window[0] for t in layout.tiles})
+    ys = sorted({t.window[1] for t in layout.tiles})
+    first, last = layout.tiles[0].window, layout.tiles[-1].window
+    assert first[0] <= -m + 1e-9 and first[1] <= -m + 1e-9
+    assert last[0] + last[2] >= board[0] + m - 1e-9 and last[1] + last[3] >= board[1] + m - 1e-9
+    # neighbours overlap by exactly `overlap`
+    for a, b in zip(xs, xs[1:]):
+        assert a + first[2] - b == pytest.approx(overlap)
+    for a, b in zip(ys, ys[1:]):
+        assert a + first[3] - b == pytest.approx(overlap)
+
+
+def test_cut_lines_and_alignment_marks_meet_across_each_seam():
+    layout = tile(PAPERS["letter"], (490, 330), 3.175, 5, 12)
+    assert (layout.cols, layout.rows) == (2, 2) and layout.page[0] > layout.page[1]  # landscape: 4 pages
+    by_pos = {(t.col, t.row): t for t in layout.tiles}
+    for (c, r), t in by_pos.items():
+        # a cut line along the middle of every overlap on the tile's left and top
+        assert len(t.cuts) == (c > 0) + (r > 0)
+        for (x0, y0), (x1, y1) in t.cuts:
+            bx, by = _to_board(t.place, x0, y0)
+            if x0 == x1:
+                assert bx == pytest.approx(t.window[0] + 6)
+            else:
+                assert by == pytest.approx(t.window[1] + 6)
+    # every alignment cross shows on two tiles, at the same board position
+    crosses = {}
+    for t in layout.tiles:
+        for (x0, y0), (x1, y1) in t.marks:
+            if abs(abs(x1 - x0) - 6) < 1e-6 and y0 == y1:   # the horizontal bar of a cross (6 mm)
+                key = tuple(round(v, 6) for v in _to_board(t.place, (x0 + x1) / 2, y0))
+                crosses.setdefault(key, set()).add(t.label)
+    assert crosses and all(len(labels) == 2 for labels in crosses.values())
+
+
+def test_a_poster_puts_the_board_whole_on_one_page_or_says_it_cannot():
+    layout = poster(PAPERS["a2"], (490, 330), 3.175, 5)
+    (only,) = layout.tiles
+    W, H = layout.page
+    x, y, w, h = only.clip
+    assert x >= 5 and y >= 5 and x + w <= W - 5 and y + h <= H - 5
+    # crop marks at the four corners of the trim, outside the bleed
+    corners = {(round(p[0], 6), round(p[1], 6)) for m in only.marks for p in m}
+    ax, ay = only.place[4], only.place[5]
+    for cx, cy in ((ax, ay), (ax + 490, ay), (ax, ay - 330), (ax + 490, ay - 330)):
+        assert any(abs(px - cx) < 1e-6 or abs(py - cy) < 1e-6 for px, py in corners)
+    with pytest.raises(InputError, match="choose a larger --poster size"):
+        poster(PAPERS["a3"], (490, 330), 3.175, 5)
+
+
+def test_the_playmat_builds_as_tiles_of_vector_art_with_embedded_fonts(built):
+    (mat,) = [r for r in built["swamp-monsters"] if r.deck == "swamp"]
+    reader = PdfReader(mat.path)
+    assert len(reader.pages) == 1 + 4   # the assembly page and 2 x 2 tiles
+    texts = [reader.pages[i].extract_text() for i in range(len(reader.pages))]
+    assert "assembly" in texts[0]
+    for label in ("A1", "B1", "A2", "B2"):
+        assert any(f"page {label} (column {label[0]} of 2, row {label[1]} of 2)" in t for t in texts[1:]), label
+    for font in fonts_of(reader):
+        assert is_embedded(font)
+    # the board is one form, drawn once and shown by every page; no raster images in it
+    forms = set()
+    for page in reader.pages:
+        xobjects = page["/Resources"]["/XObject"]
+        forms |= {k for k in xobjects if "board" in k}
+        for v in xobjects.values():
+            assert v.get_object().get("/Subtype") != "/Image"
+    assert forms == {"/FormXob.board:swamp:a"}
+
+
+def test_poster_option_writes_the_board_on_one_page(project, tmp_path):
+    results = build_game(project, "swamp-monsters", Options(out=tmp_path, poster="a2"))
+    (mat,) = [r for r in results if r.deck == "swamp"]
+    reader = PdfReader(mat.path)
+    assert len(reader.pages) == 1
+    w, h = (float(v) / 72 * 25.4 for v in reader.pages[0].mediabox[2:])
+    assert sorted((round(w), round(h))) == [420, 594]
+
+
+def test_a_board_template_error_names_the_board(project, tmp_path):
+    import shutil
+    for part in ("cards", "templates"):
+        shutil.copytree(project.root / part, tmp_path / part)
+    path = tmp_path / "templates" / "swamp-monsters" / "playmat.yaml"
+    path.write_text(path.read_text().replace("fill: water, bleed: true", "fill: \"{{ watr }}\", bleed: true"))
+    from pnpgen.build import Project
+    with pytest.raises(InputError, match=r"playmat.yaml:\d+: elements\[0\]: undefined name 'watr'"):
+        build_game(Project(tmp_path), "swamp-monsters", Options(out=tmp_path / "out"))
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").rglob("*.pdf"))
