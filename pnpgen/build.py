@@ -15,7 +15,7 @@ from .expand import assign_numbers, expand
 from .context import Expressions
 from .errors import InputError, Notice, Problem
 from .game import DeckSource, GameSource, _shown, discover, load_game
-from .impose import impose
+from .impose import impose, pack
 from .layout import Layouter, icon_forms
 from .lint import check_template
 from .ops import Form, FormDef
@@ -161,9 +161,18 @@ def _build_deck(game: GameSource, deck: DeckSource, layouter: Layouter, icons: d
     g = game.game
     paper = options.paper or g.paper
     page = presets.papers()[paper]
-    sheet = impose(page, deck.size, g.bleed, g.printer_margin, g.cut, options.flip or g.flip)
-    n = sheet.per_sheet
-    sheets = max(1, -(-len(cards) // n))
+    flip_edge = options.flip or g.flip
+    if deck.deck.pack:   # tokens: each at its own size and shape, as many to a sheet as fit
+        looks = [game.templates[c.front].template for c in cards]
+        placed = pack(page, [t.size or deck.size for t in looks], [t.shape for t in looks], g.bleed,
+                      g.printer_margin, flip_edge)
+        starts = [sum(p.per_sheet for p in placed[:i]) for i in range(len(placed))]
+        layout = [(p, cards[a:a + p.per_sheet]) for p, a in zip(placed, starts)]
+    else:
+        sheet = impose(page, deck.size, g.bleed, g.printer_margin, g.cut, flip_edge)
+        n = sheet.per_sheet
+        layout = [(sheet, cards[i:i + n]) for i in range(0, len(cards), n)]
+    sheets = len(layout)
     has_backs = any(c.back for c in cards)
 
     # prepare every template (and so every shared form) before drawing
@@ -186,28 +195,31 @@ def _build_deck(game: GameSource, deck: DeckSource, layouter: Layouter, icons: d
         slug_font = fonts.ensure("sans", fonts.BUILTIN["sans"])
         canvas = CardCanvas(tmp, page, f"{g.title} - {deck.deck.name}", forms, g.bleed, slug_font,
                             g.credits, layouter.res.converted)
-        card_h = deck.size[1]
-        flip = "long-edge" if sheet.flip == "long" else "short-edge"
+        flip = "long-edge" if flip_edge == "long" else "short-edge"
 
         def slug(s, side):
             return (f"{g.title} \u00b7 {deck.deck.name} \u00b7 sheet {s + 1} of {sheets} \u00b7 {side} \u00b7 "
                     f"print at 100 % (actual size), duplex {flip} flip")
 
         canvas.define_forms(sorted(forms))
-        for s in range(sheets):
-            chunk = cards[s * n:(s + 1) * n]
+        for s, (sheet, chunk) in enumerate(layout):
             fronts, backs = sheet.slots_for(len(chunk))
             for slot, card in zip(fronts, chunk):
-                canvas.card(slot, layouter.layout(card, card.front), card_h)
+                look = game.templates[card.front].template
+                canvas.card(slot, layouter.layout(card, card.front), slot_h(slot, sheet), look.shape)
             canvas.ticks(sheet.ticks_for(len(chunk)))
             canvas.marks(sheet.marks_for(len(chunk)))
+            if deck.deck.pack:
+                canvas.cut_lines(sheet.cuts_for(len(chunk)))
             canvas.slug(sheet, slug(s, "FRONT \u00b7 cut this side"), slug_font)
             canvas.page()
             if has_backs:
                 for slot, card in zip(backs, chunk):
                     if card.back is not None:
-                        body = layouter.layout(card, card.back) if card.unique_back else COMMON_BACK
-                        canvas.card(slot, body, card_h)
+                        common = not card.unique_back and not deck.deck.pack
+                        body = COMMON_BACK if common else layouter.layout(card if card.unique_back else None, card.back)
+                        look = game.templates[card.front].template
+                        canvas.card(slot, body, slot_h(slot, sheet), look.shape)
                 canvas.slug(sheet, slug(s, "BACK"), slug_font)
                 canvas.page()
         try:
@@ -218,8 +230,15 @@ def _build_deck(game: GameSource, deck: DeckSource, layouter: Layouter, icons: d
     except BaseException:
         _remove(tmp)
         raise
-    return DeckResult(deck.id, target, len(cards), sheets, sheets * (2 if has_backs else 1), n,
+    per_sheet = max(p.per_sheet for p, _ in layout) if layout else 0
+    return DeckResult(deck.id, target, len(cards), sheets, sheets * (2 if has_backs else 1), per_sheet,
                       list(layouter.warnings)), tmp
+
+
+def slot_h(slot, sheet) -> float:
+    """The height of the card in a slot, in its own upright frame (turned cards swap w and h)."""
+    w, h = slot.trim[2], slot.trim[3]
+    return w if getattr(sheet, "rotated", False) else h
 
 
 def _temp_pdf(outdir: Path, name: str) -> str:

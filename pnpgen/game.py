@@ -152,7 +152,7 @@ def load_game(cards_dir: Path, templates_dir: Path, game_id: str) -> GameSource:
         for name in sorted({c.template for c in deck.cards} | {c.back for c in deck.cards if c.back}
                            | ({deck.deck.back.template} if deck.deck.back else set())):
             tpl = src.templates[name]
-            if tpl.template.size and _differs(tpl.template.size, deck.size):
+            if tpl.template.size and _differs(tpl.template.size, deck.size) and not deck.deck.pack:
                 problems.append(Problem(_shown(tpl.path), tpl.doc.line(("size",)),
                                         f"template is for {tpl.template.size[0]:g} x {tpl.template.size[1]:g} mm "
                                         f"cards but deck '{deck.id}' has {deck.size[0]:g} x {deck.size[1]:g} mm"))

@@ -278,3 +278,98 @@ def _flip_rect(rect, flip_t):
     ax, ay = apply(flip_t, x, y)
     bx, by = apply(flip_t, x + w, y + h)
     return (min(ax, bx), min(ay, by), abs(bx - ax), abs(by - ay))
+
+
+PACK_GAP = 1.5       # between the bleeds of two packed components, mm
+
+
+@dataclass(frozen=True)
+class PackedSheet:
+    """One sheet of densely packed components (tokens of several sizes and shapes): every
+    component has its full bleed and its own cut line, so none shares an edge."""
+
+    page: tuple[float, float]
+    bleed: float
+    flip: str
+    fronts: tuple          # Slot per component on this sheet, in deck order
+    backs: tuple
+    shapes: tuple          # "rect" or "round", per slot
+    slug: Slug
+    flip_t: Affine
+
+    @property
+    def per_sheet(self) -> int:
+        return len(self.fronts)
+
+    def slots_for(self, used: int):
+        return list(self.fronts[:used]), list(self.backs[:used])
+
+    def marks_for(self, used: int) -> tuple:
+        return ()
+
+    def ticks_for(self, used: int) -> tuple:
+        return ()
+
+    def cuts_for(self, used: int) -> tuple:
+        """(shape, trim) of each component: the cut line follows its outline."""
+        return tuple(zip(self.shapes[:used], (s.trim for s in self.fronts[:used])))
+
+
+def pack(page, sizes, shapes, bleed, margin, flip="long") -> list[PackedSheet]:
+    """Shelf-pack components of the given sizes (mm, in order) onto as many sheets as they
+    need: left to right in rows, a new row when one is full, a new sheet when the page is.
+    Rows are centred across the page so the backs land on the same slots when flipped."""
+    W, H = page
+    top_room = SLUG_ROOM + 1.0
+    x_min, x_max = margin, W - margin
+    y_top, y_min = H - margin - top_room, margin
+    pitch = 2 * bleed + PACK_GAP
+    if flip == "long":
+        flip_t = (-1, 0, 0, 1, W, 0)
+    else:
+        flip_t = (1, 0, 0, -1, 0, H)
+    for (w, h) in sizes:
+        if w + pitch > x_max - x_min or h + pitch > y_top - y_min:
+            raise InputError.at("(settings)", None, f"a {w:g} x {h:g} mm component does not fit on a "
+                                f"{W:g} x {H:g} mm page with its bleed")
+    sheets, i = [], 0
+    while i < len(sizes):
+        rows, y = [], y_top
+        while i < len(sizes):
+            row, x, height = [], x_min, 0.0
+            while i < len(sizes) and x + sizes[i][0] + pitch <= x_max + 1e-9:
+                row.append(i)
+                x += sizes[i][0] + pitch
+                height = max(height, sizes[i][1])
+                i += 1
+            if y - height - pitch < y_min - 1e-9:
+                i -= len(row)
+                break
+            if not row:
+                break
+            rows.append((row, y, x - x_min))
+            y -= height + pitch
+        fronts, backs = [], []
+        for row, y, used in rows:
+            x = x_min + (x_max - x_min - used) / 2
+            for k in row:
+                w, h = sizes[k]
+                tx, ty = x + pitch / 2, y - pitch / 2 - h
+                trim = (tx, ty, w, h)
+                clip = (tx - bleed, ty - bleed, w + 2 * bleed, h + 2 * bleed)
+                t = (1, 0, 0, 1, tx, ty)
+                mirror = (-1, 0, 0, 1, w, 0)
+                fronts.append(Slot(trim, clip, t))
+                backs.append(Slot(_flip_rect(trim, flip_t), _flip_rect(clip, flip_t), compose(flip_t, compose(t, mirror))))
+                x += w + pitch
+        if not rows:
+            raise InputError.at("(settings)", None, "a component does not fit on the page")
+        sheets.append((fronts, backs))
+    out = []
+    n = 0
+    for fronts, backs in sheets:
+        kinds = tuple(shapes[n:n + len(fronts)])
+        n += len(fronts)
+        out.append(PackedSheet(page, bleed, flip, tuple(fronts), tuple(backs), kinds,
+                               Slug(W / 2, H - margin - 2.0, 0, W - 2 * margin, SLUG_ROOM), flip_t))
+    return out

@@ -104,11 +104,11 @@ class Layouter:
         def flush():
             if run:
                 form = f"{tpl.name}.{run[0][0]}"
-                ctx = self._context(None)
+                ctx = self._context(None, tpl)
                 body = []
                 for i, el in run:
                     body += self._element_ops(ctx, tpl, i, el, None)
-                self.forms[form] = ops.FormDef(self.size, tuple(body), bleed=True)
+                self.forms[form] = ops.FormDef(tpl.template.size or self.size, tuple(body), bleed=True)
                 steps.append(("form", form))
                 run.clear()
 
@@ -127,7 +127,7 @@ class Layouter:
         """Draw operations for `card` (None for a common back) with `template`."""
         plan = self.plan(template)
         tpl = plan.source
-        ctx = self._context(card)
+        ctx = self._context(card, tpl)
         out = []
         for step in plan.steps:
             if step[0] == "form":
@@ -148,9 +148,11 @@ class Layouter:
                 raise InputError.at(tpl.doc.path, tpl.doc.line(("code",)), f"code: {exc}") from None
         return out
 
-    def _context(self, card: PrintCard | None) -> Context:
-        """The names a template sees: the card's fields plus game, deck, colors and card."""
-        w, h = self.size
+    def _context(self, card: PrintCard | None, tpl: TemplateSource) -> Context:
+        """The names a template sees: the card's fields plus game, deck, colors and card; the
+        frame is the template's size (a packed deck's cards differ) or the deck's."""
+        size = tpl.template.size or self.size
+        w, h = size
         safe = self.deck.deck.safe if self.deck.deck.safe is not None else self.game.game.safe
         info = {"width": w, "height": h, "bleed": self.game.game.bleed, "safe": safe}
         if card is None:
@@ -158,7 +160,7 @@ class Layouter:
         else:
             info.update(code=card.code, copy=card.copy, count=card.entry.count)
             names = {**self._shared, **card.entry.fields, "card": info}
-        return Context(self.res, self.exprs, names, self.size, self.game.game.bleed, self._text_cache)
+        return Context(self.res, self.exprs, names, size, self.game.game.bleed, self._text_cache)
 
     def _element_ops(self, ctx: Context, tpl, i, el, card):
         try:
@@ -199,7 +201,7 @@ class Layouter:
         size = mark.size
         pt = 25.4 / 72
         w = fonts.width(code, key) * size * pt
-        width, height = self.size
+        width, height = ctx.width, ctx.height
         x0 = 0.0 if mark.x is None else mark.x
         bw = width if mark.w is None else mark.w
         y = height - 2.3 if mark.y is None else mark.y

@@ -87,7 +87,11 @@ class Template(Schema):
     """A layout template file: `templates/<game>/<name>.yaml` or `templates/shared/<name>.yaml`."""
 
     size: Size | None = None
-    """The card size the template is drawn for; a deck of another size is an error."""
+    """The card size the template is drawn for; a deck of another size is an error (in a
+    packed deck, each card takes its front template's size)."""
+    shape: Literal["rect", "round"] = "rect"
+    """The component's outline: rect, or round (a disc inscribed in the size: tokens);
+    a round one is clipped, bled and cut round."""
     code: CodeMark | Literal[False] = CodeMark()
     """Where the card code is printed, or false to leave it off (a unique back prints it
     too; a common back never does)."""
@@ -209,6 +213,10 @@ class Deck(Schema):
     """Card size for this deck (default: the game's)."""
     safe: float | None = Field(None, ge=0, le=20)
     """Safe-zone inset for this deck's cards, mm (default: the game's; small tokens need less)."""
+    pack: bool = False
+    """Pack the cards densely, each at its front template's size and shape, with its own
+    bleed and a cut line round it, instead of a grid of one size: for tokens and counters
+    of several kinds sharing a sheet."""
     fields: dict[str, FieldSpec] = {}
     """The fields its cards may carry; any other key on a card is an error."""
     cards: list[dict[str, Any]] = Field(min_length=1, max_length=MAX_CARDS)

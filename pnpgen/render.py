@@ -60,12 +60,15 @@ class CardCanvas:
             self.defined.add(name)
 
     # --- pages ----------------------------------------------------------------------------
-    def card(self, slot, body, card_h):
+    def card(self, slot, body, card_h, shape="rect"):
         c = self.c
         c.saveState()
         x, y, w, h = slot.clip
         p = c.beginPath()
-        p.rect(x * MM, y * MM, w * MM, h * MM)
+        if shape == "round":   # a disc: its bleed is a ring round the cut
+            p.circle((x + w / 2) * MM, (y + h / 2) * MM, min(w, h) / 2 * MM)
+        else:
+            p.rect(x * MM, y * MM, w * MM, h * MM)
         c.clipPath(p, stroke=0, fill=0)
         a, b, cc, d, e, f = slot.transform
         c.transform(a, b, cc, d, e * MM, f * MM)
@@ -78,6 +81,22 @@ class CardCanvas:
         c.setStrokeColor(MARK_COLOR)
         c.setLineWidth(0.25)
         c.lines([(x0 * MM, y0 * MM, x1 * MM, y1 * MM) for (x0, y0), (x1, y1) in marks])
+        c.restoreState()
+
+    def cut_lines(self, cuts):
+        """A hairline on the trim of each packed component, following its shape: round
+        tokens are cut round."""
+        if not cuts:
+            return
+        c = self.c
+        c.saveState()
+        c.setStrokeColor(MARK_COLOR)
+        c.setLineWidth(0.3)
+        for shape, (x, y, w, h) in cuts:
+            if shape == "round":
+                c.circle((x + w / 2) * MM, (y + h / 2) * MM, min(w, h) / 2 * MM, stroke=1, fill=0)
+            else:
+                c.rect(x * MM, y * MM, w * MM, h * MM, stroke=1, fill=0)
         c.restoreState()
 
     def ticks(self, ticks):

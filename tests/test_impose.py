@@ -150,3 +150,26 @@ def test_a_part_filled_sheet_marks_only_the_cards_it_holds():
             assert x0 == pytest.approx(first[0]) or x0 == pytest.approx(first[0] + first[2])
         else:
             assert y0 == pytest.approx(first[1]) or y0 == pytest.approx(first[1] + first[3])
+
+
+def test_packed_components_keep_their_bleed_apart_and_fill_sheets_in_order():
+    from pnpgen.impose import pack
+    sizes = [(16, 16)] * 150 + [(12, 12)] * 10 + [(25, 40)] * 6
+    shapes = ["round"] * 150 + ["rect"] * 16
+    W, H = PAPERS["letter"]
+    sheets = pack((W, H), sizes, shapes, 3.175, 5)
+    assert sum(s.per_sheet for s in sheets) == len(sizes) and len(sheets) >= 2
+    seen = []
+    for s in sheets:
+        assert s.shapes == tuple(shapes[len(seen):len(seen) + s.per_sheet])
+        for slot in s.fronts:
+            x, y, w, h = slot.clip
+            assert x >= 5 - 1e-9 and y >= 5 - 1e-9 and x + w <= W - 5 + 1e-9 and y + h <= H - 5 + 1e-9
+            seen.append((slot.trim[2], slot.trim[3]))
+        for a, b in itertools.combinations(s.fronts, 2):
+            assert not overlaps(a.clip, b.clip)   # every component keeps its whole bleed
+        for front, back in zip(s.fronts, s.backs):
+            x, y, w, h = front.trim
+            assert back.trim == pytest.approx((W - x - w, y, w, h))
+        assert [c[1] for c in s.cuts_for(s.per_sheet)] == [f.trim for f in s.fronts]
+    assert seen == sizes   # deck order kept: the kinds stay together
