@@ -1,0 +1,510 @@
+"""Hex-grid boards: reading a fixed map, drawing a random one from a seed, the geometry a
+renderer needs, and the checks that make a map playable (Swarm, docs/seed-components.md §4).
+
+A map is written in YAML as one string per row, top row first, one terrain code per hex,
+separated by spaces:
+
+    map: ["1 2 5 0 6",
+          "3 4 7 8 9"]
+
+Two layouts, as in Red Blob Games' "Hexagonal Grids" (docs/print-reference.md §4):
+
+- `flat`: flat-topped hexes in straight columns, every odd column shoved down half a hex
+  ("odd-q"; mkhexgrid's vertical grain);
+- `pointy`: pointy-topped hexes in straight rows, every odd row shoved right half a hex
+  ("odd-r").
+
+Hexes are named by offset coordinates (col, row), 0-based, row 0 at the top; printed labels
+are wargame style, "0304" = column 03, row 04, counted from 1. Distances are counted in hex
+steps through cube coordinates. Geometry is in millimetres with y pointing DOWN and the
+board's bounding box starting at (0, 0); `across` is a hex's flat-to-flat width.
+
+How a random board is drawn (`generate`), in the order it happens:
+
+1. The players' start hexes are the board's corners, as far apart as the board allows:
+   2 players take the two opposite corners that lie farthest apart, a 3rd player the corner
+   farthest from both, a 4th the last corner; any further player the hex farthest from
+   everyone placed so far. Every start hex is a Den.
+2. Every other hex, in reading order, gets a terrain drawn at random with the given weights.
+   A draw that breaks one of the rules below is thrown away and drawn again from the
+   terrains left, so the mix follows the weights except where a rule forbids a terrain:
+   - no Water next to a start Den: a player must be able to leave home;
+   - no Water that would cut the land in two: every hex that is not Water can be reached
+     from every other without crossing Water;
+   - no cluster (hexes of one terrain touching each other) bigger than its limit: 3 for
+     Water, Mud (7) and Sand (0), 5 for any other terrain, unless `max_cluster` says
+     otherwise.
+3. When no terrain at all fits a hex, the whole board is drawn again (a bounded number of
+   times); when none of the tries works, the rules cannot be met with these weights and
+   limits, and generate says so.
+
+The same arguments give the same board on every machine and every Python version: every
+draw comes from `random.Random(seed).random()`, the one call whose sequence Python promises
+to keep, and codes are always taken in sorted order, never in set or dict order. Pure
+Python, so the rules check, the tools and the renderer share it."""
+
+from __future__ import annotations
+
+import math
+import random
+from bisect import bisect_right
+from collections import deque
+from dataclasses import dataclass
+from itertools import accumulate, combinations
+
+TERRAIN = {"1": "Dirt", "2": "Grass", "3": "Mound", "4": "Rocks", "5": "Water",
+           "6": "Den", "7": "Mud", "8": "Slope", "9": "Roots", "0": "Sand"}
+"""Swarm's ten terrains by code (1-9 and 0, a d10 roll): the codes a map may use unless a
+caller names its own."""
+UNIFORM = {code: 1.0 for code in sorted(TERRAIN)}
+"""Every Swarm terrain equally likely: the seed's 'randomly distribute' (rule SW-11)."""
+TOPS = ("flat", "pointy")
+DIRECTIONS = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
+"""Axial (dq, dr) steps to the six neighbours, clockwise on the page (y down): from the top
+edge for flat-topped hexes (N, NE, SE, S, SW, NW), from the upper-left edge for pointy ones
+(NW, NE, E, SE, SW, W). Neighbour i lies across the edge from corner i to corner i + 1."""
+MAX_SIZE = 99  # two digits each for column and row in a label
+SMALL_CLUSTERS = ("7", "0")  # Mud and Sand: like Water, at most 3 together by default
+CLUSTER_LIMIT = 3
+OTHER_CLUSTER_LIMIT = 5
+TRIES = 50  # whole-board redraws before generate gives up
+SHOWN = 8   # hexes named in one message before "and n more"
+
+
+class HexError(ValueError):
+    """A map or a request that cannot be used; the message says what is wrong and how to fix it."""
+
+
+@dataclass(frozen=True)
+class HexMap:
+    """A board of `cols` x `rows` hexes. `cells[row][col]` is the terrain code of each hex."""
+
+    cols: int
+    rows: int
+    top: str
+    cells: tuple[tuple[str, ...], ...]
+
+    def __post_init__(self):
+        _check_top(self.top)
+        if len(self.cells) != self.rows or any(len(line) != self.cols for line in self.cells):
+            raise HexError(f"cells should be {self.rows} rows of {self.cols} codes")
+
+    def terrain(self, col: int, row: int) -> str:
+        """The terrain code of a hex, e.g. "5"."""
+        if not self.on_board(col, row):
+            raise HexError(f"hex ({col}, {row}) is off the board: columns 0-{self.cols - 1}, "
+                           f"rows 0-{self.rows - 1}")
+        return self.cells[row][col]
+
+    def on_board(self, col: int, row: int) -> bool:
+        return 0 <= col < self.cols and 0 <= row < self.rows
+
+    def find(self, code: str) -> list[tuple[int, int]]:
+        """Every (col, row) holding `code`, in reading order (row by row)."""
+        return [(c, r) for r, line in enumerate(self.cells) for c, x in enumerate(line) if x == code]
+
+    def neighbours(self, col: int, row: int) -> list[tuple[int, int]]:
+        """The hexes that share an edge with (col, row) and are on the board, clockwise in the
+        order of DIRECTIONS: 6 inside, fewer on the edges and in the corners."""
+        return [h for h in _ring(self.top, col, row) if self.on_board(*h)]
+
+    def distance(self, a: tuple[int, int], b: tuple[int, int]) -> int:
+        """Hex steps from a to b, whatever lies between (the largest cube-coordinate difference)."""
+        return _distance(self.top, a, b)
+
+    def centre(self, col: int, row: int, across: float) -> tuple[float, float]:
+        """The centre of a hex in mm (y down) for hexes `across` mm flat to flat, placed so that
+        the whole board's bounding box starts at (0, 0)."""
+        flat, size = _dims(across)
+        if self.top == "flat":
+            return size * (1 + 1.5 * col), flat * (row + 0.5 + 0.5 * (col & 1))
+        return flat * (col + 0.5 + 0.5 * (row & 1)), size * (1 + 1.5 * row)
+
+    def corners(self, col: int, row: int, across: float) -> list[tuple[float, float]]:
+        """The six corners of a hex in mm, clockwise on the page starting from the corner that
+        lies farthest towards the top left: the left end of the top edge (flat), the upper-left
+        corner (pointy). Corners i and i + 1 end the edge shared with neighbour i of DIRECTIONS,
+        which is what a renderer drawing each shared edge once needs."""
+        x, y = self.centre(col, row, across)
+        flat, size = _dims(across)
+        f, s = flat / 2, size / 2
+        if self.top == "flat":
+            offsets = ((-s, -f), (s, -f), (size, 0.0), (s, f), (-s, f), (-size, 0.0))
+        else:
+            offsets = ((-f, -s), (0.0, -size), (f, -s), (f, s), (0.0, size), (-f, s))
+        return [(x + dx, y + dy) for dx, dy in offsets]
+
+    def extent(self, across: float) -> tuple[float, float]:
+        """The board's bounding box (w, h) in mm. The shoved half hex counts only when there is
+        a second column (flat) or row (pointy) to shove."""
+        flat, size = _dims(across)
+        if self.top == "flat":
+            return size * (1.5 * self.cols + 0.5), flat * self.rows + (flat / 2 if self.cols > 1 else 0.0)
+        return flat * self.cols + (flat / 2 if self.rows > 1 else 0.0), size * (1.5 * self.rows + 0.5)
+
+    def label(self, col: int, row: int) -> str:
+        """The printed name of a hex, wargame style: "0304" = column 3, row 4, counted from 1."""
+        return f"{col + 1:02d}{row + 1:02d}"
+
+    def rows_text(self) -> list[str]:
+        """The map in its YAML notation, one string per row: what `parse` reads back."""
+        return [" ".join(line) for line in self.cells]
+
+
+# --- coordinates --------------------------------------------------------------------------------
+
+def _check_top(top):
+    if top not in TOPS:
+        raise HexError(f"top is {top!r}; use 'flat' (straight columns) or 'pointy' (straight rows)")
+
+
+def _axial(top, col, row) -> tuple[int, int]:
+    """Offset (col, row) to axial (q, r): odd-q for flat tops, odd-r for pointy ones."""
+    if top == "flat":
+        return col, row - (col - (col & 1)) // 2
+    return col - (row - (row & 1)) // 2, row
+
+
+def _offset(top, q, r) -> tuple[int, int]:
+    if top == "flat":
+        return q, r + (q - (q & 1)) // 2
+    return q + (r - (r & 1)) // 2, r
+
+
+def _distance(top, a, b) -> int:
+    (q1, r1), (q2, r2) = _axial(top, *a), _axial(top, *b)
+    dq, dr = q1 - q2, r1 - r2
+    return max(abs(dq), abs(dr), abs(dq + dr))
+
+
+def _ring(top, col, row) -> list[tuple[int, int]]:
+    """The six neighbour positions in DIRECTIONS order, on the board or not."""
+    q, r = _axial(top, col, row)
+    return [_offset(top, q + dq, r + dr) for dq, dr in DIRECTIONS]
+
+
+def _dims(across) -> tuple[float, float]:
+    """(flat-to-flat width, side length) for a hex `across` mm wide across the flats."""
+    if not isinstance(across, (int, float)) or isinstance(across, bool) or not across > 0:
+        raise HexError(f"across is {across!r}; give the hexes' flat-to-flat width in mm, e.g. 32")
+    return float(across), across / math.sqrt(3)
+
+
+# --- reading a map -------------------------------------------------------------------------------
+
+def parse(rows: list[str], top: str = "flat", codes: set[str] | None = None) -> HexMap:
+    """Read a map written as row strings, or raise HexError naming the first problem. `codes`
+    are the terrain codes allowed (default: Swarm's 1-9 and 0)."""
+    _check_top(top)
+    allowed = set(TERRAIN) if codes is None else {str(c) for c in codes}
+    if isinstance(rows, str) or not isinstance(rows, (list, tuple)):
+        raise HexError('the map should be a list of row strings, top row first, e.g. ["1 2 5", "6 0 3"]')
+    if not rows:
+        raise HexError("the map has no rows")
+    if len(rows) > MAX_SIZE:
+        raise HexError(f"the map has {len(rows)} rows; a board has at most {MAX_SIZE}")
+    cells = []
+    for r, line in enumerate(rows, 1):
+        if not isinstance(line, str):
+            raise HexError(f"row {r} is {line!r}; write each row as one quoted string of codes "
+                           f'separated by spaces, e.g. "1 2 5"')
+        hexes = tuple(line.split())
+        if not hexes:
+            raise HexError(f"row {r} is empty; write one terrain code per hex, separated by spaces")
+        if cells and len(hexes) != len(cells[0]):
+            raise HexError(f"row {r} has {len(hexes)} hexes; every row needs {len(cells[0])}, "
+                           f"as many as row 1")
+        if len(hexes) > MAX_SIZE:
+            raise HexError(f"row {r} has {len(hexes)} hexes; a board has at most {MAX_SIZE} columns")
+        for c, code in enumerate(hexes):
+            if code not in allowed:
+                raise HexError(f"hex {c + 1:02d}{r:02d} (row {r}, hex {c + 1}) holds {code!r}, which is "
+                               f"not a terrain code; use one of: {' '.join(sorted(allowed))}")
+        cells.append(hexes)
+    return HexMap(len(cells[0]), len(cells), top, tuple(cells))
+
+
+# --- start positions ----------------------------------------------------------------------------
+
+def start_hexes(cols: int, rows: int, top: str, players: int) -> list[tuple[int, int]]:
+    """Where the players start on an empty board, player 1 first: the two opposite corners
+    farthest apart (top-left and bottom-right on a tie), then the corner farthest from those
+    (top row first on a tie), then the last corner; beyond the corners, the hex farthest from
+    everyone placed so far. The seed: "opposite corners (or as far apart as possible)".
+
+    Two corners are always the two hexes farthest apart, and on a square-ish board (10 x 10
+    included) the corners are also the best spread for 3 and 4 players. On a board much longer
+    one way than the other, 3 or 4 players could sit further apart off the corners (flat 12 x 10,
+    3 players: 11 steps instead of 9); the seed puts players in corners, so these hexes are
+    what `problems` means by "as far apart as the board allows"."""
+    _check_top(top)
+    _check_size(cols, rows)
+    _check_players(players, cols * rows)
+    d = lambda a, b: _distance(top, a, b)  # noqa: E731
+    tl, tr, bl, br = (0, 0), (cols - 1, 0), (0, rows - 1), (cols - 1, rows - 1)
+    pair = max([(tl, br), (tr, bl)], key=lambda p: d(*p))  # max keeps the first on a tie
+    chosen = list(dict.fromkeys(pair))[:players]
+    corners = [h for h in dict.fromkeys((tr, bl, tl, br)) if h not in chosen]
+    everywhere = [(c, r) for r in range(rows) for c in range(cols)]
+    while len(chosen) < players:
+        pool = corners or [h for h in everywhere if h not in chosen]
+        best = max(pool, key=lambda h: min(d(h, s) for s in chosen))
+        chosen.append(best)
+        if best in corners:
+            corners.remove(best)
+    return chosen
+
+
+def start_dens(hexmap: HexMap, players: int, den: str = "6") -> list[tuple[int, int]]:
+    """The Dens the players start on, player 1 first: each player's start hex (start_hexes)
+    when it is a Den, otherwise the nearest Den no one else has (top row first on a tie), so a
+    hand-drawn map with a Den beside the corner still has starts, and `problems` can say how
+    much closer together they are. Shorter than `players` when the map has too few Dens."""
+    ideal = start_hexes(hexmap.cols, hexmap.rows, hexmap.top, players)
+    dens = hexmap.find(den)
+    starts = [h if hexmap.terrain(*h) == den else None for h in ideal]
+    free = [h for h in dens if h not in starts]
+    for i, want in enumerate(ideal):
+        if starts[i] is None and free:
+            nearest = min(free, key=lambda h: (hexmap.distance(want, h), h[1], h[0]))
+            starts[i] = nearest
+            free.remove(nearest)
+    return [h for h in starts if h is not None]
+
+
+def _closest_pair(hexmap, hexes):
+    """(distance, a, b) of the two hexes closest together, the first such pair in list order."""
+    return min(((hexmap.distance(a, b), a, b) for a, b in combinations(hexes, 2)), key=lambda t: t[0])
+
+
+# --- what makes a map unplayable ----------------------------------------------------------------
+
+def problems(hexmap: HexMap, players: int, den: str = "6", water: str = "5",
+             max_cluster: dict[str, int] | None = None) -> list[str]:
+    """Everything that keeps a map from being played, one message per problem, naming the
+    hexes by label (empty when the map is fine): too few Dens for the players; start Dens
+    closer together than the board allows; Water cutting the land in two; a cluster of one
+    terrain bigger than its limit (see the module docstring)."""
+    _check_players(players, hexmap.cols * hexmap.rows)
+    limits = _limits(max_cluster, water)
+    out = []
+    dens = hexmap.find(den)
+    if len(dens) < players:
+        have = f"{len(dens)} Den{'s' if len(dens) != 1 else ''}" + (f" ({_names(hexmap, dens)})" if dens else "")
+        out.append(f"the map has {have} for {players} players; every player starts on a Den, "
+                   f"so add {players - len(dens)} more (code {den})")
+    elif players > 1:
+        ideal = start_hexes(hexmap.cols, hexmap.rows, hexmap.top, players)
+        want = _closest_pair(hexmap, ideal)[0]
+        got, a, b = _closest_pair(hexmap, start_dens(hexmap, players, den))
+        if got < want:
+            out.append(f"the start Dens {hexmap.label(*a)} and {hexmap.label(*b)} are {got} steps apart, "
+                       f"but the board allows {want}: make {_names(hexmap, ideal)} Dens (code {den}), "
+                       f"one start per player")
+    land = [(c, r) for r in range(hexmap.rows) for c in range(hexmap.cols) if hexmap.cells[r][c] != water]
+    parts = _parts(hexmap, land)
+    if len(parts) > 1:
+        main = max(parts, key=len)  # the first of the largest, in reading order
+        for part in parts:
+            if part is not main:
+                out.append(f"water cuts the land in two: {_names(hexmap, part)} cannot be reached from "
+                           f"{hexmap.label(*main[0])} without crossing water; change a Water hex "
+                           f"({water}) between them to land")
+    for code in sorted({x for line in hexmap.cells for x in line}):
+        limit = limits(code)
+        for part in _parts(hexmap, hexmap.find(code)):
+            if len(part) > limit:
+                out.append(f"{len(part)} {_terrain_name(code)} hexes touch ({_names(hexmap, part)}); "
+                           f"at most {limit} may: change one to another terrain")
+    return out
+
+
+def _parts(hexmap, hexes) -> list[list[tuple[int, int]]]:
+    """The connected groups among `hexes`, each in reading order, groups ordered by their first hex."""
+    todo, out = set(hexes), []
+    for start in hexes:
+        if start not in todo:
+            continue
+        todo.discard(start)
+        part, queue = [start], deque([start])
+        while queue:
+            for n in hexmap.neighbours(*queue.popleft()):
+                if n in todo:
+                    todo.discard(n)
+                    part.append(n)
+                    queue.append(n)
+        out.append(sorted(part, key=lambda h: (h[1], h[0])))
+    return out
+
+
+def _names(hexmap, hexes) -> str:
+    labels = [hexmap.label(*h) for h in hexes]
+    more = len(labels) - SHOWN
+    return " ".join(labels[:SHOWN]) + (f" and {more} more" if more > 0 else "")
+
+
+def _terrain_name(code):
+    return f"{TERRAIN[code]} ({code})" if code in TERRAIN else repr(code)
+
+
+def _limits(max_cluster, water):
+    """code -> the largest cluster allowed: the caller's limit, else 3 for Water, Mud and Sand
+    (they block, stop or hurt, so big patches make dead zones), else 5."""
+    given = dict(max_cluster or {})
+    for code, limit in given.items():
+        if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
+            raise HexError(f"max_cluster[{code!r}] is {limit!r}; give a whole number of hexes, 1 or more")
+    small = {water, *SMALL_CLUSTERS}
+    return lambda code: given.get(code, CLUSTER_LIMIT if code in small else OTHER_CLUSTER_LIMIT)
+
+
+def _check_size(cols, rows):
+    for name, n in (("cols", cols), ("rows", rows)):
+        if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= MAX_SIZE:
+            raise HexError(f"{name} is {n!r}; a board has 1-{MAX_SIZE} columns and rows")
+
+
+def _check_players(players, hexes):
+    if not isinstance(players, int) or isinstance(players, bool) or not 1 <= players <= hexes:
+        raise HexError(f"players is {players!r}; give a whole number from 1 to {hexes} (one start hex each)")
+
+
+# --- drawing a random map -----------------------------------------------------------------------
+
+def generate(cols: int, rows: int, top: str, weights: dict[str, float], seed: int, players: int = 4,
+             den: str = "6", water: str = "5", max_cluster: dict[str, int] | None = None) -> HexMap:
+    """A random board meeting the rules of the module docstring, the same for the same arguments
+    everywhere. Raises HexError when the arguments are unusable or the rules cannot be met."""
+    _check_top(top)
+    _check_size(cols, rows)
+    _check_players(players, cols * rows)
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+        raise HexError(f"seed is {seed!r}; give a whole number, 0 or more (Python's generator would "
+                       f"draw the same board for -n as for n), and print it on the board")
+    if not isinstance(den, str) or not isinstance(water, str) or den == water:
+        raise HexError(f"den {den!r} and water {water!r} should be two different terrain codes")
+    codes = _weights(weights)
+    limits = _limits(max_cluster, water)
+    board = _Board(cols, rows, top)
+    starts = [board.index(*h) for h in start_hexes(cols, rows, top, players)]
+    rng = random.Random(seed)
+    stuck = None
+    for _ in range(TRIES):
+        cells, stuck = _draw(board, rng, codes, starts, den, water, limits)
+        if cells is not None:
+            hexmap = HexMap(cols, rows, top, tuple(tuple(cells[r * cols:(r + 1) * cols]) for r in range(rows)))
+            found = problems(hexmap, players, den, water, max_cluster)
+            if not found:
+                return hexmap
+            stuck = found[0]  # cannot happen while _draw keeps the rules; never return a bad map
+    raise HexError(f"could not draw a {cols} x {rows} board that meets the map rules in {TRIES} tries "
+                   f"({stuck}); give more weight to other terrains or raise max_cluster")
+
+
+def _weights(weights) -> list[tuple[str, float]]:
+    """The (code, weight) pairs worth drawing, in sorted code order so that the draw does not
+    depend on how the dict was built."""
+    if not isinstance(weights, dict) or not weights:
+        raise HexError('weights should map terrain codes to how often each is drawn, e.g. {"1": 1, "5": 0.5}')
+    out = []
+    for code in sorted(weights, key=str):
+        w = weights[code]
+        if not isinstance(code, str) or not code or code != code.strip() or len(code.split()) != 1:
+            raise HexError(f"weights: {code!r} is not a terrain code; codes are strings without "
+                           f'spaces, e.g. "5"')
+        if not isinstance(w, (int, float)) or isinstance(w, bool) or not (0 <= w < math.inf):
+            raise HexError(f"weights[{code!r}] is {w!r}; give a number, 0 or more")
+        if w > 0:
+            out.append((code, float(w)))
+    if not out:
+        raise HexError("weights are all 0; give at least one terrain a weight above 0")
+    return out
+
+
+class _Board:
+    """The board as flat indices (row * cols + col) with each hex's neighbour ring, worked out
+    once, since the draw asks for neighbours thousands of times."""
+
+    def __init__(self, cols, rows, top):
+        self.cols, self.size = cols, cols * rows
+        self.ring = []      # per hex: six neighbour indices in DIRECTIONS order, None off the board
+        for i in range(self.size):
+            col, row = i % cols, i // cols
+            self.ring.append([self.index(c, r) if 0 <= c < cols and 0 <= r < rows else None
+                              for c, r in _ring(top, col, row)])
+        self.near = [[n for n in ring if n is not None] for ring in self.ring]
+
+    def index(self, col, row):
+        return row * self.cols + col
+
+
+def _draw(board, rng, codes, starts, den, water, limits):
+    """One try at the whole board: (cells, None), or (None, why) when some hex has no terrain
+    left that fits. Hexes not drawn yet count as land, so that the land stays in one piece
+    whatever they turn out to be."""
+    cells = [None] * board.size
+    for i in starts:
+        cells[i] = den
+    home = {n for i in starts for n in board.near[i]}
+    for i in range(board.size):
+        if cells[i] is not None:
+            continue
+        options = [(c, w) for c, w in codes if not (c == water and i in home)]
+        why = [f"{_terrain_name(water)} may not touch a start Den"] if len(options) < len(codes) else []
+        while options:
+            code = _pick(rng, options)
+            if _too_big(board, cells, i, code, limits(code)):
+                why.append(f"{_terrain_name(code)} would make a cluster of more than {limits(code)}")
+            elif code == water and _cuts_land(board, cells, i, water):
+                why.append(f"{_terrain_name(code)} would cut the land in two")
+            else:
+                cells[i] = code
+                break
+            options = [(c, w) for c, w in options if c != code]
+        else:
+            col, row = i % board.cols, i // board.cols
+            return None, f"no terrain fits hex {col + 1:02d}{row + 1:02d}: {'; '.join(why)}"
+    return cells, None
+
+
+def _pick(rng, options) -> str:
+    """One code drawn with the given weights from a single rng.random() (random.choices could
+    change between Python versions; random() may not)."""
+    cumulative = list(accumulate(w for _, w in options))
+    i = bisect_right(cumulative, rng.random() * cumulative[-1])
+    return options[min(i, len(options) - 1)][0]
+
+
+def _too_big(board, cells, i, code, limit) -> bool:
+    """Whether putting `code` in hex i joins a cluster of that terrain bigger than `limit`. Every
+    cluster already drawn is within its limit, so the search stops after limit + 1 hexes."""
+    seen, stack = {i}, [i]
+    while stack:
+        for n in board.near[stack.pop()]:
+            if n not in seen and cells[n] == code:
+                seen.add(n)
+                if len(seen) > limit:
+                    return True
+                stack.append(n)
+    return False
+
+
+def _cuts_land(board, cells, i, water) -> bool:
+    """Whether Water in hex i would split the land (hexes not Water, or not drawn yet). It does
+    not when the land around i is one unbroken arc of its ring; otherwise search whether the
+    arcs still meet by another way round."""
+    ring = [n is not None and cells[n] != water for n in board.ring[i]]
+    arcs = sum(1 for k in range(6) if ring[k] and not ring[k - 1])
+    if arcs <= 1:
+        return False
+    targets = {n for n, land in zip(board.ring[i], ring) if land}
+    first = next(iter(sorted(targets)))
+    seen, queue = {i, first}, deque([first])
+    targets.discard(first)
+    while queue and targets:
+        for n in board.near[queue.popleft()]:
+            if n not in seen and cells[n] != water:
+                seen.add(n)
+                targets.discard(n)
+                queue.append(n)
+    return bool(targets)
