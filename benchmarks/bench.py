@@ -5,6 +5,10 @@ memory, PDF size and the pnpgen / bare-reportlab time ratio.
 
     python benchmarks/bench.py            # 1,000 and 10,000 cards, best of 3 runs each
     python benchmarks/bench.py 2000       # other sizes
+
+Then boards: a generated hex board of 10 x 10 and 20 x 10 hexes (generation, drawing and
+tiling, in process, so without start-up), and the whole bundled project (`pnpgen build`,
+every game, as a fresh process).
 """
 
 from __future__ import annotations
@@ -145,5 +149,29 @@ def main(sizes, repeat=3):
             print(f"{n:>7} {t:>9.2f} {n / t:>8.0f} {mem:>8.0f} {size_kb:>8.0f} {tb:>7.2f} {memb:>8.0f} {t / tb:>6.2f}")
 
 
+def boards(repeat=3):
+    """Seconds to generate, lay out, tile and write a Swarm-style hex board, in process."""
+    from pnpgen.build import Options, Project, build_loaded, load
+    root = Path(__file__).resolve().parent.parent
+    print(f"{'board':>10} {'hexes':>6} {'seconds':>8}")
+    for cols, rows in ((10, 10), (20, 10)):
+        game = load(Project(root), "swarm")
+        game.decks = []
+        (board,) = [b for b in game.boards if b.board.hexmap]
+        gen = board.board.hexmap.model_copy(update={"cols": cols, "rows": rows})
+        board.board = board.board.model_copy(update={"hexmap": gen})
+        with tempfile.TemporaryDirectory() as tmp:
+            times = []
+            for _ in range(repeat):
+                start = time.perf_counter()
+                build_loaded(game, Options(out=Path(tmp), seed=7))
+                times.append(time.perf_counter() - start)
+        print(f"{cols:>4} x {rows:<3} {cols * rows:>6} {min(times):>8.2f}")
+    with tempfile.TemporaryDirectory() as tmp:
+        t, mem = best([sys.executable, "-m", "pnpgen.cli", "--root", str(root), "build", "-q", "--out", tmp], repeat)
+    print(f"every bundled game (pnpgen build): {t:.2f} s, {mem:.0f} MB peak")
+
+
 if __name__ == "__main__":
     main([int(a) for a in sys.argv[1:]] or [1000, 10000])
+    boards()

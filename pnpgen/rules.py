@@ -65,6 +65,10 @@ class Rule(Schema):
     """All the decks share one common back design (true)."""
     grid: C.grid.Spec | None = None
     """A field holding a square-grid map that must parse and meet map rules (features, reachability)."""
+    trails: C.trails.Spec | None = None
+    """A board's trail graph that must parse and meet the rules (degrees, dead ends, reachability)."""
+    hexmap: C.hexmap.Spec | None = None
+    """A board's hex map (fixed or generated) that must be fit for play (Dens, water, patches, mix)."""
 
     @model_validator(mode="after")
     def _one_check(self):

@@ -128,3 +128,53 @@ def test_a_board_template_error_names_the_board(project, tmp_path):
     with pytest.raises(InputError, match=r"playmat.yaml:\d+: elements\[0\]: undefined name 'watr'"):
         build_game(Project(tmp_path), "swamp-monsters", Options(out=tmp_path / "out"))
     assert not (tmp_path / "out").exists() or not any((tmp_path / "out").rglob("*.pdf"))
+
+
+def _hex_ops(project, seed=None):
+    from pnpgen import ops
+    from pnpgen.boards import board_card
+    from pnpgen.build import load
+    from pnpgen.layout import Layouter
+    game = load(project, "swarm")
+    (board,) = game.boards
+    deck, card = board_card(game, board, seed)
+    layouter = Layouter(game, deck)
+    body = [inner for op in layouter.layout(card, card.front)
+            for inner in (layouter.forms[op.name].body if isinstance(op, ops.Form) else [op])]
+    return card.entry.fields, body
+
+
+def test_the_swarm_board_draws_every_hex_once_with_its_terrain(project):
+    """100 filled hexes, each shared edge stroked once, terrain numbers matching the map, four
+    start rings; all vector."""
+    from pnpgen import hexmap, ops
+    fields, body = _hex_ops(project)
+    grid = hexmap.parse(fields["hexes"])
+    filled = [op for op in body if isinstance(op, ops.Path) and op.closed and op.paint.fill is not None]
+    edges = [op for op in body if isinstance(op, ops.Path) and not op.closed]
+    rings = [op for op in body if isinstance(op, ops.Path) and op.closed and op.paint.fill is None]
+    assert len(filled) == grid.cols * grid.rows == 100
+    # edges of a 10 x 10 flat-topped board: 3 per hex plus the open outline, each once
+    unique = {tuple(sorted((tuple(round(v, 3) for v in a), tuple(round(v, 3) for v in b)))) for a, b in
+              (op.points for op in edges)}
+    assert len(unique) == len(edges)
+    assert len(rings) == 4
+    numbers = [op.lines[0][2][0].text for op in body if isinstance(op, ops.Text) and op.lines[0][0] < 300
+               and op.lines[0][2][0].text.isdigit() and len(op.lines[0][2][0].text) == 1]   # the map, not the legend
+    assert sorted(numbers) == sorted(c for row in grid.cells for c in row)
+
+
+def test_a_seed_gives_the_same_board_and_another_seed_another(project):
+    a, _ = _hex_ops(project)
+    b, _ = _hex_ops(project)
+    c, _ = _hex_ops(project, seed=7)
+    assert a["hexes"] == b["hexes"] and a["seed"] == 21
+    assert c["hexes"] != a["hexes"] and c["seed"] == 7
+
+
+def test_the_seed_is_printed_on_the_board(project, tmp_path):
+    from pnpgen.build import Project
+    results = build_game(project, "swarm", Options(out=tmp_path, seed=7))
+    (board,) = [r for r in results if r.deck == "board"]
+    text = "".join(p.extract_text() for p in PdfReader(board.path).pages)
+    assert "board from seed 7" in text

@@ -2,7 +2,8 @@
 it takes), `validate(ctx, spec)` (is the rule itself sound: known fields, decks, values)
 and `evaluate(ctx, spec, cards)` (yield a Finding per problem)."""
 
-from . import allowed, count, count_by, each, grid, names, refers, required, same_back, same_set, unique
+from . import (allowed, count, count_by, each, grid, hexmap, names, refers, required, same_back, same_set, trails,
+               unique)
 
 CHECKS = {
     "count": count,
@@ -16,4 +17,6 @@ CHECKS = {
     "refers": refers,
     "same_back": same_back,
     "grid": grid,
+    "trails": trails,
+    "hexmap": hexmap,
 }
