@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from .errors import InputError
 
-FRAME = 7.0          # room round the board's bleed for crop marks and alignment marks, mm
+FRAME = 6.0          # room round the board's bleed for crop marks and alignment marks, mm
 LABEL_ROOM = 6.0     # strip at the foot of a page for the tile label, mm
 MARK_GAP = 1.0       # between the bleed and a crop mark, mm
 MARK_LEN = 5.0
