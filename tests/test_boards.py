@@ -178,3 +178,32 @@ def test_the_seed_is_printed_on_the_board(project, tmp_path):
     (board,) = [r for r in results if r.deck == "board"]
     text = "".join(p.extract_text() for p in PdfReader(board.path).pages)
     assert "board from seed 7" in text
+
+
+def test_counters_are_packed_discs_bled_and_cut_round(built, project):
+    """The Swarm counters: 300 discs of 16 mm; on the page, the bleed ring round each disc
+    carries its colour, while the corner of its square beyond the ring stays paper."""
+    import math
+
+    import pypdfium2 as pdfium
+
+    from pnpgen.build import load
+    from pnpgen.impose import pack
+    (counters,) = [r for r in built["swarm"] if r.deck == "counters"]
+    assert counters.cards == 300 and counters.sheets == len(PdfReader(counters.path).pages) // 2
+    game = load(project, "swarm")
+    sheets = pack(PAPERS["letter"], [(16, 16)] * 300, ["round"] * 300, 3.175, 5)
+    assert len(sheets) == counters.sheets
+    image = pdfium.PdfDocument(str(counters.path))[0].render(scale=150 / 72).to_pil().convert("RGB")
+    H = PAPERS["letter"][1]
+
+    def px(x, y):
+        return image.getpixel((round(x / 25.4 * 150), round((H - y) / 25.4 * 150)))
+    red = tuple(int(game.game.colors["player1"][i:i + 2], 16) for i in (1, 3, 5))
+    for slot in sheets[0].fronts[:10]:
+        x, y, w, h = slot.trim
+        cx, cy = x + w / 2, y + h / 2
+        ring = (cx + (8 + 1.6) * math.cos(math.radians(30)), cy + (8 + 1.6) * math.sin(math.radians(30)))
+        corner = (x - 2.5, y - 2.5)   # inside the square bleed box, outside the disc's bleed
+        assert px(*ring) == pytest.approx(red, abs=12)
+        assert px(*corner) == (255, 255, 255)

@@ -137,7 +137,7 @@ def _degrees(ctx, spec, tm, at):
             have = tm.degree(p.id)
             expected = outside(ctx, have, want)
             if expected:
-                yield at.finding(f"{have} trail{'s' if have != 1 else ''} meet at {kind} '{p.id}' ({p.title}), "
+                yield at.finding(f"{have} trail{'s meet' if have != 1 else ' meets'} at {kind} '{p.id}' ({p.title}), "
                                  f"{expected}", ("places", p.id))
 
 

@@ -13,10 +13,6 @@ from ..errors import LayoutError
 from .base import Coord, Element
 from .text import PT, Text
 
-Size = float
-"""A diameter in mm."""
-
-
 class Trails(Element):
     places: str | dict
     """The places, id -> {x, y, kind, name}: usually '{{ places }}' (see pnpgen/trailmap.py)."""
@@ -26,13 +22,13 @@ class Trails(Element):
     """Where the data's (0, 0) goes, mm from the left (the data is in mm, y down)."""
     y: Coord = 0
     """Where the data's (0, 0) goes, mm from the top."""
-    space: Size = Field(18, gt=0, le=100)
+    space: float = Field(18, gt=0, le=100)
     """Diameter of a plain space, mm."""
-    safety: Size = Field(20, gt=0, le=100)
+    safety: float = Field(20, gt=0, le=100)
     """Diameter of a red safety intersection, mm."""
-    circle: Size = Field(24, gt=0, le=100)
+    circle: float = Field(24, gt=0, le=100)
     """Diameter of each circle of a town's ring, mm."""
-    hub: Size = Field(50, gt=0, le=300)
+    hub: float = Field(50, gt=0, le=300)
     """Diameter of the hub, mm."""
     ring_gap: float = Field(5, ge=0, le=50)
     """Gap between neighbouring circles of a town's ring, mm."""
