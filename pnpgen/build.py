@@ -198,8 +198,9 @@ def _build_deck(game: GameSource, deck: DeckSource, layouter: Layouter, icons: d
         flip = "long-edge" if flip_edge == "long" else "short-edge"
 
         def slug(s, side):
+            how = f", duplex {flip} flip" if has_backs else ", single-sided"
             return (f"{g.title} \u00b7 {deck.deck.name} \u00b7 sheet {s + 1} of {sheets} \u00b7 {side} \u00b7 "
-                    f"print at 100 % (actual size), duplex {flip} flip")
+                    f"print at 100 % (actual size){how}")
 
         canvas.define_forms(sorted(forms))
         for s, (sheet, chunk) in enumerate(layout):

@@ -207,3 +207,37 @@ def test_counters_are_packed_discs_bled_and_cut_round(built, project):
         corner = (x - 2.5, y - 2.5)   # inside the square bleed box, outside the disc's bleed
         assert px(*ring) == pytest.approx(red, abs=12)
         assert px(*corner) == (255, 255, 255)
+
+
+def test_a_fold_over_standee_shows_the_figure_upright_on_both_panels(project):
+    """The standee's figure is drawn twice: as the back panel, and turned 180 degrees about
+    the middle fold as the front panel, so each panel mirrors the other through the fold's
+    centre; the three fold lines run across at the panel joins."""
+    from pnpgen import ops
+    from pnpgen.build import load
+    from pnpgen.expand import assign_numbers, expand
+    from pnpgen.layout import Layouter
+    game = load(project, "swamp-fox")
+    deck = next(d for d in game.decks if d.id == "soldiers")
+    layouter = Layouter(game, deck)
+    card = expand(game, deck, assign_numbers(game))[0]
+    body = [inner for op in layouter.layout(card, card.front)
+            for inner in (layouter.forms[op.name].body if isinstance(op, ops.Form) else [op])]
+    groups = [op for op in body if isinstance(op, ops.Group)]
+    assert len(groups) == 2
+    back, front = groups
+    assert back.transform == pytest.approx((1, 0, 0, 1, 0, 60))
+    assert front.transform == pytest.approx((-1, 0, 0, -1, 25, 60), abs=1e-9)   # turned about (12.5, 60)
+    assert back.body == front.body   # the same figure
+
+    def apply(t, x, y):
+        a, b, c, d, e, f = t
+        return a * x + c * y + e, b * x + d * y + f
+    # a point of the figure lands at mirror positions through the middle of the fold
+    for u, v in ((3, 5), (12.5, 44), (20, 30)):
+        (bx, by), (fx, fy) = apply(back.transform, u, v), apply(front.transform, u, v)
+        assert ((bx + fx) / 2, (by + fy) / 2) == pytest.approx((12.5, 60))
+        assert 60 <= by <= 105 and 15 <= fy <= 60
+    folds = sorted(op.points[0][1] for op in body if isinstance(op, ops.Path) and not op.closed
+                   and op.points[0][1] == op.points[1][1] and op.paint.dash)
+    assert folds == [15, 60, 105]

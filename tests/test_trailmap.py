@@ -293,28 +293,27 @@ def test_a_broken_board_is_a_finding_at_its_line(scratch):
 
 def test_the_towns_can_be_named_by_a_deck(scratch):
     soldiers = "\n".join(f"  - {{name: \"{t}\"}}" for t in TOWNS[:-1]) + "\n  - {name: Charlestown}\n"
-    (scratch / "cards/swamp-fox/decks/soldiers.yaml").write_text(
-        "name: Soldiers\ntemplate: summary\nfields:\n  name: {required: true}\ncards:\n" + soldiers)
-    edit(scratch, Path("cards/swamp-fox/game.yaml"), "decks: [decks/summary.yaml]",
-         "decks: [decks/summary.yaml, decks/soldiers.yaml]")
+    (scratch / "cards/swamp-fox/decks/roster.yaml").write_text(
+        "name: Roster\ntemplate: summary\nfields:\n  name: {required: true}\ncards:\n" + soldiers)
+    edit(scratch, Path("cards/swamp-fox/game.yaml"), "decks/tokens.yaml]", "decks/tokens.yaml, decks/roster.yaml]")
     text = (scratch / RULES).read_text()
     start = text.index("      towns: [")
     end = text.index("]", start) + 1
-    (scratch / RULES).write_text(text[:start] + "      towns: soldiers.name" + text[end:])
+    (scratch / RULES).write_text(text[:start] + "      towns: roster.name" + text[end:])
     found = by_rule(violations(scratch))
     messages = sorted(v.message for v in found["SF-04"])
     assert any("(Charlestown): name = 'Charlestown' is not a town of board board (did you mean 'Charleston'?)"
                in m for m in messages)
-    assert any("town 'charleston' (Charleston) is not named by a card of soldiers.name" in m for m in messages)
+    assert any("town 'charleston' (Charleston) is not named by a card of roster.name" in m for m in messages)
     card = next(v for v in found["SF-04"] if "Charlestown" in v.message)
-    assert card.path.endswith("soldiers.yaml") and card.cards
+    assert card.path.endswith("roster.yaml") and card.cards
 
 
 @pytest.mark.parametrize("spec,message", [
     ("{board: nope, circles: 3}", "unknown board 'nope'"),
     ("{places: spots, circles: 3}", "board 'board' has no field 'spots'"),
     ("{towns: soldiers}", "towns: 'soldiers' should be deck.field"),
-    ("{towns: soldiers.name}", "unknown deck 'soldiers'"),
+    ("{towns: roster.name}", "unknown deck 'roster'"),
     ("{degree: {plain: 2}}", "degree"),
 ])
 def test_a_wrong_trails_rule_is_an_input_error(scratch, spec, message):

@@ -3,7 +3,9 @@ each turned to be read from beyond its own edge or corner, so that turning the c
 selects a value (a treasure count, a difficulty, the number in your corner).
 
 Slots are named by compass point: n, ne, e, se, s, sw, w, nw on a rectangle; a flat-topped
-hexagon has n, ne, se, s, sw, nw and a pointy-topped one ne, e, se, sw, w, nw. A list of
+hexagon has n, ne, se, s, sw, nw and a pointy-topped one ne, e, se, sw, w, nw; a circle
+has as many slots as values, evenly spaced clockwise from the top (a spinner's sectors,
+a dial's numbers). A list of
 values fills the chosen slots clockwise from `start`; a mapping names each slot. What is
 drawn at each slot is `draw:` (elements in a frame centred on the slot, its "up" pointing
 into the card), with `value`, `slot` and `index` as names; by default the value as text."""
@@ -31,9 +33,9 @@ LOCAL = ("value", "slot", "index")
 
 
 class Slots(Element):
-    shape: Literal["rect", "hex-flat", "hex-pointy"] = "rect"
-    """The outline the slots sit on: a rectangle, or a flat- or pointy-topped hexagon
-    inscribed in the box."""
+    shape: Literal["rect", "hex-flat", "hex-pointy", "circle"] = "rect"
+    """The outline the slots sit on: a rectangle, a flat- or pointy-topped hexagon inscribed
+    in the box, or a circle inscribed in it (one slot per value, clockwise from the top)."""
     x: Coord = 0
     """Left edge of the box, mm (default: the card's)."""
     y: Coord = 0
@@ -69,6 +71,11 @@ class Slots(Element):
 
     @model_validator(mode="after")
     def _shape_slots(self):
+        if self.shape == "circle":
+            if self.at != "all" or self.start is not None or isinstance(self.values, dict):
+                raise ValueError("a circle's slots are one per value, clockwise from the top: give values as a list, "
+                                 "and no at: or start:")
+            return self
         names = self.directions
         if self.at == "corners" and self.shape != "rect":
             raise ValueError("a hexagon's slots are its six edges: use at: edges")
@@ -87,6 +94,8 @@ class Slots(Element):
     # --- which slots, in which order --------------------------------------------------------
     @property
     def directions(self) -> dict[str, float]:
+        if self.shape == "circle":   # the slots are numbered, and placed when the values are known
+            return {}
         return {"rect": RECT, "hex-flat": HEX_FLAT, "hex-pointy": HEX_POINTY}[self.shape]
 
     @property
@@ -140,7 +149,12 @@ class Slots(Element):
     def ops(self, ctx):
         order = self.order
         values = ctx.value(self.values) if isinstance(self.values, str) else self.values
-        if isinstance(values, dict):
+        if self.shape == "circle":
+            if not isinstance(values, (list, tuple)) or not values:
+                raise LayoutError(f"values: a circle needs a list of values, got {values!r}")
+            order = [str(i + 1) for i in range(len(values))]
+            placed = list(zip(order, values))
+        elif isinstance(values, dict):
             placed = [(name, values.get(name)) for name in order if name in values]
         elif isinstance(values, (list, tuple)):
             if len(values) > len(order):
@@ -161,8 +175,14 @@ class Slots(Element):
                 continue
             if isinstance(value, str):
                 value = ctx.eval(value)
-            cx, cy = self._centre(name, x0, y0, w, h)
-            theta = self.directions[name]
+            if self.shape == "circle":
+                theta = 90 - 360 * index / len(placed)
+                reach = min(w, h) / 2 - self.inset
+                cx = x0 + w / 2 + reach * math.cos(math.radians(theta))
+                cy = y0 + h / 2 - reach * math.sin(math.radians(theta))
+            else:
+                cx, cy = self._centre(name, x0, y0, w, h)
+                theta = self.directions[name]
             turn = math.radians(theta + 90 if self.facing == "out" else theta - 90)
             cos, sin = math.cos(turn), math.sin(turn)
             sub = ctx.within({"value": value, "slot": name, "index": index})

@@ -1,0 +1,50 @@
+"""`group`: elements drawn in a frame of their own, moved to (x, y), turned and/or mirrored:
+the second panel of a fold-over standee (the first panel turned 180 degrees about the fold,
+so both faces stand upright once folded), a piece of art used twice, a label on a slant.
+A YAML anchor lets the same elements be drawn plainly and in a group."""
+
+from __future__ import annotations
+
+import math
+
+from pydantic import Field
+
+from .. import ops
+from .base import Coord, Element
+
+
+class Group(Element):
+    x: Coord = 0
+    """Where the group's (0, 0) goes, mm from the trim's left."""
+    y: Coord = 0
+    """Where the group's (0, 0) goes, mm from the trim's top."""
+    rotate: float = Field(0, ge=-360, le=360)
+    """Turn the group counter-clockwise about its (0, 0), degrees."""
+    mirror: bool = False
+    """Flip the group left to right (before turning it)."""
+    draw: list["ElementEntry"]  # noqa: F821 - resolved by pnpgen.model
+    """The elements, placed in the group's own millimetres (y down)."""
+
+    def expressions_with_names(self):
+        out = super().expressions_with_names()
+        for entry in self.draw:
+            out += entry.element.expressions_with_names()
+        return out
+
+    def is_static(self) -> bool:
+        return super().is_static() and all(entry.element.is_static() for entry in self.draw)
+
+    def ops(self, ctx):
+        a = math.radians(self.rotate)
+        cos, sin = math.cos(a), math.sin(a)
+        m = -1.0 if self.mirror else 1.0
+        body = []
+        for entry in self.draw:
+            el = entry.element
+            if el.when is None or ctx.condition(el.when):
+                body += el.ops(ctx)
+        # (u, v) y down -> mirrored (m u, v) -> turned counter-clockwise as seen -> moved
+        return [ops.Group((m * cos, -m * sin, sin, cos, self.x, self.y), tuple(body))]
+
+
+ELEMENT = Group
