@@ -36,7 +36,7 @@ def check_template(game: GameSource, deck: DeckSource, template: TemplateSource,
     fields (and `extra_names`, e.g. the names a slot adds)."""
     allowed = BUILTIN_NAMES if common else set(deck.deck.fields) | BUILTIN_NAMES
     allowed = allowed | set(env.globals) | set(extra_names)
-    width, height = deck.size
+    width, height = template.template.size or deck.size   # a packed deck's cards differ in size
     safe = deck.deck.safe if deck.deck.safe is not None else game.game.safe
     notices = []
     for i, entry in enumerate(template.template.elements):
