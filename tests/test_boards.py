@@ -241,3 +241,45 @@ def test_a_fold_over_standee_shows_the_figure_upright_on_both_panels(project):
     folds = sorted(op.points[0][1] for op in body if isinstance(op, ops.Path) and not op.closed
                    and op.points[0][1] == op.points[1][1] and op.paint.dash)
     assert folds == [15, 60, 105]
+
+
+def test_island_rules_catch_a_space_cut_off_by_pits(project, tmp_path):
+    """BM-20 reads the board file's map: pits round a corner cut A1 off from the X."""
+    import shutil
+
+    from pnpgen.build import Project, load
+    from pnpgen.rules import check_game
+    for part in ("cards", "templates"):
+        shutil.copytree(project.root / part, tmp_path / part)
+    path = tmp_path / "cards" / "bad-maps" / "boards" / "island.yaml"
+    text = path.read_text()
+    assert '  cells: [". . . . . . . . .",\n          ". r' in text
+    text = text.replace('  cells: [". . . . . . . . .",\n          ". r', '  cells: [". P . . . . . . .",\n          "P r', 1)
+    path.write_text(text)
+    report = check_game(load(Project(tmp_path), "bad-maps"))
+    (v,) = [v for v in report.errors if v.rule == "BM-20"]
+    assert "cannot reach X" in v.message and "A1" in v.message
+    assert v.path.endswith("boards/island.yaml") and v.line == text[:text.index("  cells:")].count("\n") + 1
+
+
+def test_every_playmat_zone_holds_a_card(project):
+    """SMT-18: the Swamp has 4 front-row and 3 back-row spaces, the Champion, Deck, Discard/
+    Jail, Utility/Event, Capitol and the Bank, each at least a poker card's size."""
+    from pnpgen import ops
+    from pnpgen.boards import board_card
+    from pnpgen.build import load
+    from pnpgen.layout import Layouter
+    game = load(project, "swamp-monsters")
+    (board,) = game.boards
+    deck, card = board_card(game, board)
+    layouter = Layouter(game, deck)
+    body = [inner for op in layouter.layout(card, card.front)
+            for inner in (layouter.forms[op.name].body if isinstance(op, ops.Form) else [op])]
+    labels = [op.lines[0][2][0].text for op in body if isinstance(op, ops.Text)]
+    for zone, n in (("FRONT ROW", 4), ("BACK ROW", 3), ("CHAMPION", 1), ("DECK", 1), ("DISCARD / JAIL", 1),
+                    ("UTILITY / EVENT", 1), ("CAPITOL", 1), ("BANK", 1)):
+        assert labels.count(zone) == n, zone
+    paper = layouter.res.color("paper")
+    panels = [op for op in body if isinstance(op, ops.Rect) and op.paint.fill == paper and op.paint.stroke is not None]
+    assert len(panels) >= 13
+    assert all(p.w >= 63.5 and p.h >= 88.9 for p in panels), [(p.w, p.h) for p in panels]

@@ -13,7 +13,8 @@ from pydantic import Field
 
 from .. import gridmap
 from ..schema import Schema
-from .base import Finding, Range, outside
+from ..errors import did_you_mean
+from .base import Finding, Range, RuleCard, outside
 
 Side = Literal["N", "E", "S", "W"]
 
@@ -43,16 +44,36 @@ class Spec(Schema):
     """Symbols whose every space must be reachable from the open spaces of the west edge."""
     open_rows: list[int] = []
     """Rows (1 = top) that must be open on both the west and the east edge."""
+    reaches: str | None = None
+    """A symbol (e.g. X) that every space must be able to reach, moving orthogonally, through
+    no wall and no space in `avoid`."""
+    avoid: list[str] = []
+    """Symbols that a path to `reaches` may not cross (pits)."""
+    board: str | None = None
+    """Check the map in this board file's fields (boards/<name>.yaml) instead of the cards'."""
 
 
 def _symbols(key: str) -> list[str]:
     return key.split("+")
 
 
+def _board(ctx, spec):
+    boards = {b.id: b for b in ctx.game.boards}
+    if spec.board not in boards:
+        raise ctx.problem(f"unknown board '{spec.board}'{did_you_mean(spec.board, boards)}", "grid")
+    return boards[spec.board]
+
+
 def validate(ctx, spec):
-    ctx.need_field(spec.field)
-    if spec.walls:
-        ctx.need_field(spec.walls)
+    if spec.board is not None:
+        fields = _board(ctx, spec).board.fields
+        for name in filter(None, (spec.field, spec.walls)):
+            if name not in fields:
+                raise ctx.problem(f"board '{spec.board}' has no field '{name}'{did_you_mean(name, fields)}", "grid")
+    else:
+        ctx.need_field(spec.field)
+        if spec.walls:
+            ctx.need_field(spec.walls)
     allowed = None if spec.symbols is None else set(spec.symbols) | {gridmap.EMPTY} | set(spec.openings)
     keys = [*spec.features, *spec.columns, *spec.rows, *spec.reachable]
     for key in keys:
@@ -72,6 +93,10 @@ def validate(ctx, spec):
 
 
 def evaluate(ctx, spec, group):
+    if spec.board is not None:   # the board's map, reported at its fields in the board file
+        board = _board(ctx, spec)
+        group = [RuleCard(board.id, board.id, 1, board.board.fields, ctx.game.rel(board.path),
+                          board.doc.line(("fields", spec.field)))]
     for card in group:
         cells = card.get(spec.field)
         if cells in (None, "", []):
@@ -93,6 +118,34 @@ def _problems(ctx, spec, grid):
     yield from _places(spec, grid)
     yield from _unreachable(spec, grid)
     yield from _closed_rows(spec, grid)
+    yield from _cut_off(spec, grid)
+
+
+def _cut_off(spec, grid):
+    """Spaces from which no path reaches the `reaches` symbol without crossing a wall or an
+    `avoid` space (a Minion that could never get to the X)."""
+    if spec.reaches is None:
+        return
+    goals = grid.find(spec.reaches)
+    if not goals:
+        yield f"no {spec.reaches} on the map"
+        return
+    blocked = {pos for s in spec.avoid for pos in grid.find(s)}
+    seen, todo = set(goals), list(goals)
+    steps = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
+    while todo:
+        c, r = todo.pop()
+        for side, (dc, dr) in steps.items():
+            n = (c + dc, r + dr)
+            if 0 <= n[0] < grid.cols and 0 <= n[1] < grid.rows and n not in seen and n not in blocked \
+                    and not grid.blocked(c, r, side):
+                seen.add(n)
+                todo.append(n)
+    lost = sorted(((c, r) for r in range(grid.rows) for c in range(grid.cols)
+                   if (c, r) not in seen and (c, r) not in blocked), key=lambda p: (p[1], p[0]))
+    if lost:
+        yield (f"cannot reach {spec.reaches} without crossing a wall or {'/'.join(spec.avoid) or 'nothing'}: "
+               + ", ".join(gridmap.cell_name(c, r) for c, r in lost))
 
 
 def _counts(ctx, spec, grid):
