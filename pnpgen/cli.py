@@ -186,12 +186,18 @@ def list_(project: Project, game, as_json):
             decks = []
             for deck in src.decks:
                 cards = expand(src, deck, numbers)
+                own = any(c.back for c in deck.cards)
+                back = deck.deck.back
                 decks.append({"id": deck.id, "name": deck.deck.name, "cards": len(cards),
-                              "distinct": len(deck.cards), "size_mm": list(deck.size),
-                              "back": None if not deck.deck.back else
-                              ("per card" if deck.deck.back.per_card else "common")})
+                              "distinct": len(deck.cards), "size_mm": list(deck.size), "packed": deck.deck.pack,
+                              "back": ("per card" if back.per_card else "common" + (" and per card" if own else ""))
+                              if back else ("per card" if own else None)})
+            boards = [{"id": b.id, "name": b.board.name, "size_mm": list(b.board.size),
+                       "sides": 2 if b.board.back else 1, "generated": b.board.hexmap is not None}
+                      for b in src.boards]
             data.append({"id": name, "title": src.game.title, "code": src.game.code,
-                         "cards": sum(d["cards"] for d in decks), "credits": src.game.credits, "decks": decks})
+                         "cards": sum(d["cards"] for d in decks), "credits": src.game.credits, "decks": decks,
+                         "boards": boards})
     except InputError as exc:
         _fail(exc)
     if as_json:
@@ -203,8 +209,13 @@ def list_(project: Project, game, as_json):
             click.echo(f"  {g['credits']}")
         for d in g["decks"]:
             w, h = d["size_mm"]
+            size = "packed, each at its template's size" if d["packed"] else f"{w:g} x {h:g} mm"
             click.echo(f"  {d['id']}: {d['name']}, {d['cards']} cards ({d['distinct']} distinct), "
-                       f"{w:g} x {h:g} mm, back: {d['back'] or 'none'}")
+                       f"{size}, back: {d['back'] or 'none'}")
+        for b in g["boards"]:
+            w, h = b["size_mm"]
+            click.echo(f"  {b['id']}: {b['name']}, board {w:g} x {h:g} mm, {b['sides']} side{'s' if b['sides'] > 1 else ''}"
+                       + (", generated from a seed" if b["generated"] else ""))
 
 
 if __name__ == "__main__":  # pragma: no cover
