@@ -85,9 +85,9 @@ CASES = [
     pytest.param(EVOLUTION, "  - rect: {x: 3.6, y: 3.6, w: 56.3, h: 81.7, r: 2.5, fill: parchment}",
                  "  - rect: {x: 3.6, y: 1e93, w: 56.3, h: 81.7, r: 2.5, fill: parchment}",
                  ["y", "less than or equal to 1000"], id="absurd-position"),
-    pytest.param(GAME, "decks: [decks/common.yaml, decks/optional.yaml, decks/counters.yaml]",
+    pytest.param(GAME, "decks: [decks/common.yaml, decks/optional.yaml, decks/counters.yaml, decks/aids.yaml, decks/markers.yaml]",
                  "decks: [decks/common.yaml, ../../etc/passwd]", ["outside the game folder"], id="deck-outside-folder"),
-    pytest.param(GAME, "decks: [decks/common.yaml, decks/optional.yaml, decks/counters.yaml]",
+    pytest.param(GAME, "decks: [decks/common.yaml, decks/optional.yaml, decks/counters.yaml, decks/aids.yaml, decks/markers.yaml]",
                  "decks: [decks/common.yaml, decks/common.yaml]", ["already listed"], id="deck-twice"),
 ]
 
@@ -153,4 +153,4 @@ def test_a_failure_while_drawing_leaves_the_previous_pdf_untouched(scratch):
 def test_a_clean_build_prints_nothing_when_not_on_a_terminal(scratch):
     proc = build(scratch)
     assert proc.returncode == 0 and proc.stderr == "" and proc.stdout == ""
-    assert sorted(p.name for p in (scratch / "out" / "swarm").iterdir()) == ["board.pdf", "common.pdf", "counters.pdf", "optional.pdf"]
+    assert sorted(p.name for p in (scratch / "out" / "swarm").iterdir()) == ["aids.pdf", "board.pdf", "common.pdf", "counters.pdf", "markers.pdf", "optional.pdf"]
