@@ -120,9 +120,7 @@ def build_loaded(game: GameSource, options: Options) -> list[DeckResult]:
             options.progress(f"{game_id}/{deck.id}: {len(cards)} cards ...")
             r, tmp = _build_deck(game, deck, layouter, icons, cards, outdir, options)
             written.append((tmp, r.path))
-            strict = [w for w in r.warnings if w.strict]
-            if options.strict and strict:
-                raise InputError([Problem(w.path, w.line, w.message + " (an error under --strict)") for w in strict])
+            _refuse_if_strict(r, options)
             options.progress(f"  drew {r.path}: {r.sheets} sheet{'s' if r.sheets != 1 else ''} "
                              f"({r.per_sheet} cards a sheet, {r.pages} pages)")
             results.append(r)
@@ -130,9 +128,7 @@ def build_loaded(game: GameSource, options: Options) -> list[DeckResult]:
             options.progress(f"{game_id}/{board.id}: board ...")
             r, tmp = _build_board(game, board, layouter, icons, card, outdir, options)
             written.append((tmp, r.path))
-            strict = [w for w in r.warnings if w.strict]
-            if options.strict and strict:
-                raise InputError([Problem(w.path, w.line, w.message + " (an error under --strict)") for w in strict])
+            _refuse_if_strict(r, options)
             results.append(r)
         for tmp, target in written:
             try:
@@ -147,6 +143,13 @@ def build_loaded(game: GameSource, options: Options) -> list[DeckResult]:
             except OSError:
                 pass
     return results
+
+
+def _refuse_if_strict(result: DeckResult, options: Options) -> None:
+    """Under --strict, text cut short and characters no font has stop the build."""
+    strict = [w for w in result.warnings if w.strict]
+    if options.strict and strict:
+        raise InputError([Problem(w.path, w.line, w.message + " (an error under --strict)") for w in strict])
 
 
 def _unwritable(path: Path, exc: OSError) -> InputError:

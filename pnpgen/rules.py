@@ -211,6 +211,18 @@ class RuleContext:
         return self._compiled[cache_key]
 
     # --- for checks: data ----------------------------------------------------------------
+    def board(self, name: str | None):
+        """A board of the game by file name; None means the game's only board."""
+        boards = {b.id: b for b in self.game.boards}
+        if name is None:
+            if len(boards) != 1:
+                raise self.problem(f"name the board (board:); the game has {len(boards)} boards "
+                                   f"({', '.join(boards) or 'none'})", self.rule.check)
+            return next(iter(boards.values()))
+        if name not in boards:
+            raise self.problem(f"unknown board '{name}'{did_you_mean(name, boards)}", self.rule.check)
+        return boards[name]
+
     def deck(self, name):
         return self._decks[name]
 

@@ -57,16 +57,11 @@ def _symbols(key: str) -> list[str]:
     return key.split("+")
 
 
-def _board(ctx, spec):
-    boards = {b.id: b for b in ctx.game.boards}
-    if spec.board not in boards:
-        raise ctx.problem(f"unknown board '{spec.board}'{did_you_mean(spec.board, boards)}", "grid")
-    return boards[spec.board]
 
 
 def validate(ctx, spec):
     if spec.board is not None:
-        fields = _board(ctx, spec).board.fields
+        fields = ctx.board(spec.board).board.fields
         for name in filter(None, (spec.field, spec.walls)):
             if name not in fields:
                 raise ctx.problem(f"board '{spec.board}' has no field '{name}'{did_you_mean(name, fields)}", "grid")
@@ -94,7 +89,7 @@ def validate(ctx, spec):
 
 def evaluate(ctx, spec, group):
     if spec.board is not None:   # the board's map, reported at its fields in the board file
-        board = _board(ctx, spec)
+        board = ctx.board(spec.board)
         group = [RuleCard(board.id, board.id, 1, board.board.fields, ctx.game.rel(board.path),
                           board.doc.line(("fields", spec.field)))]
     for card in group:

@@ -9,7 +9,6 @@ from __future__ import annotations
 from pydantic import Field
 
 from .. import hexmap
-from ..errors import did_you_mean
 from ..schema import Schema
 from .base import Finding, Range, RuleCard
 
@@ -35,20 +34,10 @@ class Spec(Schema):
     """Each code's share of the hexes, in whole percent, e.g. {min: 6, max: 14}."""
 
 
-def _board(ctx, spec):
-    boards = {b.id: b for b in ctx.game.boards}
-    if spec.board is None:
-        if len(boards) != 1:
-            raise ctx.problem(f"name the board (board:); the game has {len(boards)} boards "
-                              f"({', '.join(boards) or 'none'})", "hexmap")
-        return next(iter(boards.values()))
-    if spec.board not in boards:
-        raise ctx.problem(f"unknown board '{spec.board}'{did_you_mean(spec.board, boards)}", "hexmap")
-    return boards[spec.board]
 
 
 def validate(ctx, spec):
-    board = _board(ctx, spec)
+    board = ctx.board(spec.board)
     gen = board.board.hexmap
     if spec.field not in board.board.fields and not (gen and gen.field == spec.field):
         raise ctx.problem(f"board '{board.id}' has no field '{spec.field}' and generates none", "hexmap")
@@ -56,7 +45,7 @@ def validate(ctx, spec):
 
 def evaluate(ctx, spec, group):
     from ..boards import board_fields
-    board = _board(ctx, spec)
+    board = ctx.board(spec.board)
     key = "hexmap" if board.board.hexmap else "fields"
     at = RuleCard(board.id, board.id, 1, {}, ctx.game.rel(board.path), board.doc.line((key,)))
     fields = board_fields(board)

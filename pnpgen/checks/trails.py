@@ -52,20 +52,10 @@ class Spec(Schema):
     names itself."""
 
 
-def _board(ctx, spec):
-    boards = {b.id: b for b in ctx.game.boards}
-    if spec.board is None:
-        if len(boards) != 1:
-            found = ", ".join(boards) or "none"
-            raise ctx.problem(f"name the board (board:); the game has {len(boards)} boards ({found})", "trails")
-        return next(iter(boards.values()))
-    if spec.board not in boards:
-        raise ctx.problem(f"unknown board '{spec.board}'{did_you_mean(spec.board, boards)}", "trails")
-    return boards[spec.board]
 
 
 def validate(ctx, spec):
-    board = _board(ctx, spec)
+    board = ctx.board(spec.board)
     fields = board.board.fields
     for name in (spec.places, spec.trails):
         if name not in fields:
@@ -98,7 +88,7 @@ class _At:
 
 
 def evaluate(ctx, spec, group):
-    board = _board(ctx, spec)
+    board = ctx.board(spec.board)
     at = _At(ctx, board, spec)
     fields = board.board.fields
     try:
