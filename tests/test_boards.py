@@ -283,3 +283,43 @@ def test_every_playmat_zone_holds_a_card(project):
     panels = [op for op in body if isinstance(op, ops.Rect) and op.paint.fill == paper and op.paint.stroke is not None]
     assert len(panels) >= 13
     assert all(p.w >= 63.5 and p.h >= 88.9 for p in panels), [(p.w, p.h) for p in panels]
+
+
+FIXED_GAME = """title: Fixed
+code: FIX
+colors: {a: "#ddeecc", b: "#99bbdd"}
+"""
+FIXED_DECK = "name: D\ntemplate: face\nfields:\n  title: {}\ncards:\n  - {title: A}\n"
+FIXED_FACE = "size: poker\nelements:\n  - rect: {w: 63.5, h: 88.9, fill: a, bleed: true}\n"
+FIXED_BOARD = """name: Fixed board
+size: [120, 100]
+template: hexes
+fields:
+  hexes: ["1 5 1", "5 1 5", "1 1 1"]
+"""
+FIXED_HEXES = """size: [120, 100]
+code: false
+elements:
+  - hexgrid:
+      cells: "{{ hexes }}"
+      across: 20
+      x: 10
+      y: 10
+      terrain: {"1": {fill: a}, "5": {fill: b}}
+"""
+
+
+def test_a_fixed_hex_map_from_the_board_file(tmp_path):
+    """A designer's own map, rows of codes in the board's fields, is drawn hex for hex; a code
+    the template does not know is an error at the template's line naming the card's file."""
+    from pnpgen.build import Project
+    from .minigame import make_game
+    folder = make_game(tmp_path, FIXED_GAME, FIXED_DECK, {"face": FIXED_FACE, "hexes": FIXED_HEXES})
+    (folder / "boards").mkdir()
+    (folder / "boards" / "fixed.yaml").write_text(FIXED_BOARD)
+    results = build_game(Project(tmp_path), "mini", Options(out=tmp_path / "out"))
+    (board,) = [r for r in results if r.deck == "fixed"]
+    assert board.path.is_file() and board.pages >= 1
+    (folder / "boards" / "fixed.yaml").write_text(FIXED_BOARD.replace('"1 1 1"', '"1 1 7"'))
+    with pytest.raises(InputError, match=r"hexes.yaml:\d+: elements\[0\]: hexes: .*7"):
+        build_game(Project(tmp_path), "mini", Options(out=tmp_path / "out2"))
