@@ -20,7 +20,7 @@ def board_fields(board: BoardSource, seed: int | None = None) -> dict:
         used = gen.seed if seed is None else seed
         try:
             made = hexmap.generate(gen.cols, gen.rows, gen.top, gen.weights, used, gen.players, gen.den, gen.water,
-                                   gen.max_cluster or None)
+                                   gen.max_cluster or None, gen.shape)
         except hexmap.HexError as exc:
             raise InputError.at(board.doc.path, board.doc.line(("hexmap",)), f"hexmap: {exc}") from None
         fields[gen.field] = made.rows_text()

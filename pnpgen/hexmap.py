@@ -7,6 +7,17 @@ separated by spaces:
     map: ["1 2 5 0 6",
           "3 4 7 8 9"]
 
+A hex that is not on the board is written `-`: it is no one's neighbour, holds no terrain,
+is not drawn and is never counted. Two board outlines (`shape`) come with the generator:
+
+- `rect`: every hex of the cols x rows grid;
+- `hexagon`: a big hexagon of hexes in that same offset grid: every hex within R steps of the
+  centre hex (column (cols - 1) // 2, row (rows - 1) // 2), R = (min(cols, rows) - 1) // 2,
+  so a 9 x 9 grid holds a hexagon of 61 hexes (R = 4); the other hexes are `-`.
+
+A map read from rows with `-` in them is a hexagon when its hexes are exactly those, and
+otherwise a board of any outline (see `start_hexes` for where its players start).
+
 Two layouts, as in Red Blob Games' "Hexagonal Grids" (docs/print-reference.md §4):
 
 - `flat`: flat-topped hexes in straight columns, every odd column shoved down half a hex
@@ -22,10 +33,12 @@ board's bounding box starting at (0, 0); `across` is a hex's flat-to-flat width.
 How a random board is drawn (`generate`), in the order it happens:
 
 1. The players' start hexes are the board's corners, as far apart as the board allows:
-   2 players take the two opposite corners that lie farthest apart, a 3rd player the corner
-   farthest from both, a 4th the last corner; any further player the hex farthest from
-   everyone placed so far. Every start hex is a Den.
-2. Every other hex, in reading order, gets a terrain drawn at random with the given weights.
+   on a rectangle 2 players take the two opposite corners that lie farthest apart, a 3rd
+   player the corner farthest from both, a 4th the last corner; on a hexagon the players take
+   its six corner hexes (R steps from the centre along the six DIRECTIONS), 2 players two
+   opposite corners, 3 every other corner, 4 two opposite pairs. Any further player takes the
+   hex farthest from everyone placed so far. Every start hex is a Den.
+2. Every other hex on the board, in reading order, gets a terrain drawn at random with the given weights.
    A draw that breaks one of the rules below is thrown away and drawn again from the
    terrains left, so the mix follows the weights except where a rule forbids a terrain:
    - no Water next to a start Den: a player must be able to leave home;
@@ -63,6 +76,9 @@ DIRECTIONS = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
 """Axial (dq, dr) steps to the six neighbours, clockwise on the page (y down): from the top
 edge for flat-topped hexes (N, NE, SE, S, SW, NW), from the upper-left edge for pointy ones
 (NW, NE, E, SE, SW, W). Neighbour i lies across the edge from corner i to corner i + 1."""
+SHAPES = ("rect", "hexagon")
+ABSENT = "-"
+"""How a hex that is not on the board is written in a map's rows."""
 MAX_SIZE = 99  # two digits each for column and row in a label
 SMALL_CLUSTERS = ("7", "0")  # Mud and Sand: like Water, at most 3 together by default
 CLUSTER_LIMIT = 3
@@ -77,7 +93,8 @@ class HexError(ValueError):
 
 @dataclass(frozen=True)
 class HexMap:
-    """A board of `cols` x `rows` hexes. `cells[row][col]` is the terrain code of each hex."""
+    """A board in a grid of `cols` x `rows` hexes. `cells[row][col]` is the terrain code of each
+    hex, ABSENT ("-") for a hex that is not on the board."""
 
     cols: int
     rows: int
@@ -92,15 +109,36 @@ class HexMap:
     def terrain(self, col: int, row: int) -> str:
         """The terrain code of a hex, e.g. "5"."""
         if not self.on_board(col, row):
-            raise HexError(f"hex ({col}, {row}) is off the board: columns 0-{self.cols - 1}, "
-                           f"rows 0-{self.rows - 1}")
+            where = (f"not on the board (it is written {ABSENT!r})" if self.in_grid(col, row) else
+                     f"off the board: columns 0-{self.cols - 1}, rows 0-{self.rows - 1}")
+            raise HexError(f"hex ({col}, {row}) is {where}")
         return self.cells[row][col]
 
-    def on_board(self, col: int, row: int) -> bool:
+    def in_grid(self, col: int, row: int) -> bool:
+        """Whether (col, row) lies in the cols x rows grid, on the board or not."""
         return 0 <= col < self.cols and 0 <= row < self.rows
 
+    def on_board(self, col: int, row: int) -> bool:
+        """Whether (col, row) is a hex of the board: in the grid and not ABSENT."""
+        return self.in_grid(col, row) and self.cells[row][col] != ABSENT
+
+    def hexes(self) -> list[tuple[int, int]]:
+        """Every hex on the board, in reading order (row by row)."""
+        return [(c, r) for r, line in enumerate(self.cells) for c, x in enumerate(line) if x != ABSENT]
+
+    @property
+    def shape(self) -> str | None:
+        """"rect" when every hex of the grid is on the board, "hexagon" when exactly the hexes
+        of board_hexes(..., "hexagon") are, otherwise None (a board of its own outline)."""
+        hexes = self.hexes()
+        if len(hexes) == self.cols * self.rows:
+            return "rect"
+        return "hexagon" if hexes == board_hexes(self.cols, self.rows, self.top, "hexagon") else None
+
     def find(self, code: str) -> list[tuple[int, int]]:
-        """Every (col, row) holding `code`, in reading order (row by row)."""
+        """Every (col, row) on the board holding `code`, in reading order (row by row)."""
+        if code == ABSENT:
+            return []
         return [(c, r) for r, line in enumerate(self.cells) for c, x in enumerate(line) if x == code]
 
     def neighbours(self, col: int, row: int) -> list[tuple[int, int]]:
@@ -115,10 +153,7 @@ class HexMap:
     def centre(self, col: int, row: int, across: float) -> tuple[float, float]:
         """The centre of a hex in mm (y down) for hexes `across` mm flat to flat, placed so that
         the whole board's bounding box starts at (0, 0)."""
-        flat, size = _dims(across)
-        if self.top == "flat":
-            return size * (1 + 1.5 * col), flat * (row + 0.5 + 0.5 * (col & 1))
-        return flat * (col + 0.5 + 0.5 * (row & 1)), size * (1 + 1.5 * row)
+        return _centre(self.top, col, row, across)
 
     def corners(self, col: int, row: int, across: float) -> list[tuple[float, float]]:
         """The six corners of a hex in mm, clockwise on the page starting from the corner that
@@ -135,7 +170,8 @@ class HexMap:
         return [(x + dx, y + dy) for dx, dy in offsets]
 
     def extent(self, across: float) -> tuple[float, float]:
-        """The board's bounding box (w, h) in mm. The shoved half hex counts only when there is
+        """The grid's bounding box (w, h) in mm, hexes on the board or not (so a hexagon board
+        keeps the places of a rectangle's hexes). The shoved half hex counts only when there is
         a second column (flat) or row (pointy) to shove."""
         flat, size = _dims(across)
         if self.top == "flat":
@@ -175,6 +211,43 @@ def _distance(top, a, b) -> int:
     (q1, r1), (q2, r2) = _axial(top, *a), _axial(top, *b)
     dq, dr = q1 - q2, r1 - r2
     return max(abs(dq), abs(dr), abs(dq + dr))
+
+
+def _check_shape(shape):
+    if shape not in SHAPES:
+        raise HexError(f"shape is {shape!r}; use 'rect' (every hex of the grid) or 'hexagon' "
+                       f"(a big hexagon of hexes)")
+
+
+def _centre_hex(cols, rows) -> tuple[tuple[int, int], int]:
+    """The centre hex of a hexagon board in a cols x rows grid, and its radius R."""
+    return ((cols - 1) // 2, (rows - 1) // 2), (min(cols, rows) - 1) // 2
+
+
+def board_hexes(cols: int, rows: int, top: str, shape: str = "rect") -> list[tuple[int, int]]:
+    """The hexes on a board of this outline, in reading order (row by row): the whole grid for
+    "rect", every hex within R steps of the centre hex for "hexagon" (see the module docstring)."""
+    _check_top(top)
+    _check_shape(shape)
+    everywhere = [(c, r) for r in range(rows) for c in range(cols)]
+    if shape == "rect":
+        return everywhere
+    centre, radius = _centre_hex(cols, rows)
+    return [h for h in everywhere if _distance(top, centre, h) <= radius]
+
+
+def _hexagon_corners(cols, rows, top) -> list[tuple[int, int]]:
+    """The six corner hexes of a hexagon board, in DIRECTIONS order (fewer when R is 0)."""
+    centre, radius = _centre_hex(cols, rows)
+    q, r = _axial(top, *centre)
+    return list(dict.fromkeys(_offset(top, q + radius * dq, r + radius * dr) for dq, dr in DIRECTIONS))
+
+
+def _centre(top, col, row, across) -> tuple[float, float]:
+    flat, size = _dims(across)
+    if top == "flat":
+        return size * (1 + 1.5 * col), flat * (row + 0.5 + 0.5 * (col & 1))
+    return flat * (col + 0.5 + 0.5 * (row & 1)), size * (1 + 1.5 * row)
 
 
 def _ring(top, col, row) -> list[tuple[int, int]]:
@@ -217,37 +290,75 @@ def parse(rows: list[str], top: str = "flat", codes: set[str] | None = None) -> 
         if len(hexes) > MAX_SIZE:
             raise HexError(f"row {r} has {len(hexes)} hexes; a board has at most {MAX_SIZE} columns")
         for c, code in enumerate(hexes):
-            if code not in allowed:
+            if code not in allowed and code != ABSENT:
                 raise HexError(f"hex {c + 1:02d}{r:02d} (row {r}, hex {c + 1}) holds {code!r}, which is "
-                               f"not a terrain code; use one of: {' '.join(sorted(allowed))}")
+                               f"not a terrain code; use one of: {' '.join(sorted(allowed))} "
+                               f"(or {ABSENT} for a hex not on the board)")
         cells.append(hexes)
+    if all(code == ABSENT for line in cells for code in line):
+        raise HexError(f"every hex is {ABSENT}; a board needs at least one hex with a terrain code")
     return HexMap(len(cells[0]), len(cells), top, tuple(cells))
 
 
 # --- start positions ----------------------------------------------------------------------------
 
-def start_hexes(cols: int, rows: int, top: str, players: int) -> list[tuple[int, int]]:
-    """Where the players start on an empty board, player 1 first: the two opposite corners
-    farthest apart (top-left and bottom-right on a tie), then the corner farthest from those
-    (top row first on a tie), then the last corner; beyond the corners, the hex farthest from
-    everyone placed so far. The seed: "opposite corners (or as far apart as possible)".
+def start_hexes(cols: int, rows: int, top: str, players: int, shape: str = "rect") -> list[tuple[int, int]]:
+    """Where the players start on an empty board, player 1 first. The seed: "opposite corners
+    (or as far apart as possible)".
 
+    On a rectangle: the two opposite corners farthest apart (top-left and bottom-right on a
+    tie), then the corner farthest from those (top row first on a tie), then the last corner.
     Two corners are always the two hexes farthest apart, and on a square-ish board (10 x 10
     included) the corners are also the best spread for 3 and 4 players. On a board much longer
     one way than the other, 3 or 4 players could sit further apart off the corners (flat 12 x 10,
     3 players: 11 steps instead of 9); the seed puts players in corners, so these hexes are
-    what `problems` means by "as far apart as the board allows"."""
+    what `problems` means by "as far apart as the board allows".
+
+    On a hexagon: the corner hexes whose closest two lie farthest apart, then those farthest
+    apart in all (in steps, then on the page); the first such set in reading order on a tie.
+    That is two opposite corners for 2 players, every other corner for 3 (all 2R steps apart),
+    two opposite pairs for 4. Player 1 takes the first of them in reading order, each next
+    player the one farthest from those before (so player 2 faces player 1).
+
+    Beyond the corners, the hex farthest from everyone placed so far."""
     _check_top(top)
     _check_size(cols, rows)
-    _check_players(players, cols * rows)
+    hexes = board_hexes(cols, rows, top, shape)
+    _check_players(players, len(hexes))
+    return _start_hexes(cols, rows, top, players, shape, hexes)
+
+
+def _start_hexes(cols, rows, top, players, shape, hexes):
+    """start_hexes for a board of `shape` ("rect", "hexagon", or None for a board of its own
+    outline, whose players start on the two hexes farthest apart, then each on the hex
+    farthest from everyone placed so far) holding `hexes` (in reading order)."""
     d = lambda a, b: _distance(top, a, b)  # noqa: E731
-    tl, tr, bl, br = (0, 0), (cols - 1, 0), (0, rows - 1), (cols - 1, rows - 1)
-    pair = max([(tl, br), (tr, bl)], key=lambda p: d(*p))  # max keeps the first on a tie
-    chosen = list(dict.fromkeys(pair))[:players]
-    corners = [h for h in dict.fromkeys((tr, bl, tl, br)) if h not in chosen]
-    everywhere = [(c, r) for r in range(rows) for c in range(cols)]
+    if shape == "rect":
+        tl, tr, bl, br = (0, 0), (cols - 1, 0), (0, rows - 1), (cols - 1, rows - 1)
+        pair = max([(tl, br), (tr, bl)], key=lambda p: d(*p))  # max keeps the first on a tie
+        chosen = list(dict.fromkeys(pair))[:players]
+        corners = [h for h in dict.fromkeys((tr, bl, tl, br)) if h not in chosen]
+    elif shape == "hexagon":
+        corners = sorted(_hexagon_corners(cols, rows, top), key=lambda h: (h[1], h[0]))
+        page = {h: _centre(top, *h, 1.0) for h in corners}
+
+        def spread(group):
+            pairs = list(combinations(group, 2))
+            return (min((d(a, b) for a, b in pairs), default=0), sum(d(a, b) for a, b in pairs),
+                    round(sum(math.dist(page[a], page[b]) for a, b in pairs), 6))
+        group = list(max(combinations(corners, min(players, len(corners))), key=spread))
+        chosen = [group.pop(0)]
+        while group:  # each next player the farthest from those before: player 2 faces player 1
+            best = max(group, key=lambda h: (min(d(h, s) for s in chosen),
+                                             round(sum(math.dist(page[h], page[s]) for s in chosen), 6)))
+            chosen.append(best)
+            group.remove(best)
+        corners = []
+    else:
+        chosen = list(dict.fromkeys(_farthest_pair(top, hexes)))[:players]
+        corners = []
     while len(chosen) < players:
-        pool = corners or [h for h in everywhere if h not in chosen]
+        pool = corners or [h for h in hexes if h not in chosen]
         best = max(pool, key=lambda h: min(d(h, s) for s in chosen))
         chosen.append(best)
         if best in corners:
@@ -255,12 +366,33 @@ def start_hexes(cols: int, rows: int, top: str, players: int) -> list[tuple[int,
     return chosen
 
 
+def _farthest_pair(top, hexes):
+    """Two of `hexes` (in reading order) farthest apart: the lowest and highest along the cube
+    axis on which they spread furthest, since a distance is the largest axis difference."""
+    cube = [(h, _axial(top, *h)) for h in hexes]
+    best = None
+    for axis in (lambda q, r: q, lambda q, r: r, lambda q, r: -q - r):
+        low = min(cube, key=lambda t: axis(*t[1]))
+        high = max(cube, key=lambda t: axis(*t[1]))
+        span = axis(*high[1]) - axis(*low[1])
+        if best is None or span > best[0]:
+            best = (span, low[0], high[0])
+    return best[1], best[2]
+
+
+def _map_starts(hexmap, players):
+    """start_hexes for a map as it is, whatever its outline."""
+    hexes = hexmap.hexes()
+    _check_players(players, len(hexes))
+    return _start_hexes(hexmap.cols, hexmap.rows, hexmap.top, players, hexmap.shape, hexes)
+
+
 def start_dens(hexmap: HexMap, players: int, den: str = "6") -> list[tuple[int, int]]:
     """The Dens the players start on, player 1 first: each player's start hex (start_hexes)
     when it is a Den, otherwise the nearest Den no one else has (top row first on a tie), so a
     hand-drawn map with a Den beside the corner still has starts, and `problems` can say how
     much closer together they are. Shorter than `players` when the map has too few Dens."""
-    ideal = start_hexes(hexmap.cols, hexmap.rows, hexmap.top, players)
+    ideal = _map_starts(hexmap, players)
     dens = hexmap.find(den)
     starts = [h if hexmap.terrain(*h) == den else None for h in ideal]
     free = [h for h in dens if h not in starts]
@@ -285,7 +417,7 @@ def problems(hexmap: HexMap, players: int, den: str = "6", water: str = "5",
     hexes by label (empty when the map is fine): too few Dens for the players; start Dens
     closer together than the board allows; Water cutting the land in two; a cluster of one
     terrain bigger than its limit (see the module docstring)."""
-    _check_players(players, hexmap.cols * hexmap.rows)
+    _check_players(players, len(hexmap.hexes()))
     limits = _limits(max_cluster, water)
     out = []
     dens = hexmap.find(den)
@@ -294,14 +426,14 @@ def problems(hexmap: HexMap, players: int, den: str = "6", water: str = "5",
         out.append(f"the map has {have} for {players} players; every player starts on a Den, "
                    f"so add {players - len(dens)} more (code {den})")
     elif players > 1:
-        ideal = start_hexes(hexmap.cols, hexmap.rows, hexmap.top, players)
+        ideal = _map_starts(hexmap, players)
         want = _closest_pair(hexmap, ideal)[0]
         got, a, b = _closest_pair(hexmap, start_dens(hexmap, players, den))
         if got < want:
             out.append(f"the start Dens {hexmap.label(*a)} and {hexmap.label(*b)} are {got} steps apart, "
                        f"but the board allows {want}: make {_names(hexmap, ideal)} Dens (code {den}), "
                        f"one start per player")
-    land = [(c, r) for r in range(hexmap.rows) for c in range(hexmap.cols) if hexmap.cells[r][c] != water]
+    land = [h for h in hexmap.hexes() if hexmap.terrain(*h) != water]
     parts = _parts(hexmap, land)
     if len(parts) > 1:
         main = max(parts, key=len)  # the first of the largest, in reading order
@@ -310,7 +442,7 @@ def problems(hexmap: HexMap, players: int, den: str = "6", water: str = "5",
                 out.append(f"water cuts the land in two: {_names(hexmap, part)} cannot be reached from "
                            f"{hexmap.label(*main[0])} without crossing water; change a Water hex "
                            f"({water}) between them to land")
-    for code in sorted({x for line in hexmap.cells for x in line}):
+    for code in sorted({hexmap.terrain(*h) for h in hexmap.hexes()}):
         limit = limits(code)
         for part in _parts(hexmap, hexmap.find(code)):
             if len(part) > limit:
@@ -372,21 +504,24 @@ def _check_players(players, hexes):
 # --- drawing a random map -----------------------------------------------------------------------
 
 def generate(cols: int, rows: int, top: str, weights: dict[str, float], seed: int, players: int = 4,
-             den: str = "6", water: str = "5", max_cluster: dict[str, int] | None = None) -> HexMap:
-    """A random board meeting the rules of the module docstring, the same for the same arguments
-    everywhere. Raises HexError when the arguments are unusable or the rules cannot be met."""
+             den: str = "6", water: str = "5", max_cluster: dict[str, int] | None = None,
+             shape: str = "rect") -> HexMap:
+    """A random board of this outline (`shape`: "rect" or "hexagon") meeting the rules of the
+    module docstring, the same for the same arguments everywhere; hexes off a hexagon are
+    ABSENT. Raises HexError when the arguments are unusable or the rules cannot be met."""
     _check_top(top)
     _check_size(cols, rows)
-    _check_players(players, cols * rows)
+    hexes = board_hexes(cols, rows, top, shape)
+    _check_players(players, len(hexes))
     if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
         raise HexError(f"seed is {seed!r}; give a whole number, 0 or more (Python's generator would "
                        f"draw the same board for -n as for n), and print it on the board")
-    if not isinstance(den, str) or not isinstance(water, str) or den == water:
+    if not isinstance(den, str) or not isinstance(water, str) or den == water or ABSENT in (den, water):
         raise HexError(f"den {den!r} and water {water!r} should be two different terrain codes")
     codes = _weights(weights)
     limits = _limits(max_cluster, water)
-    board = _Board(cols, rows, top)
-    starts = [board.index(*h) for h in start_hexes(cols, rows, top, players)]
+    board = _Board(cols, rows, top, hexes)
+    starts = [board.index(*h) for h in start_hexes(cols, rows, top, players, shape)]
     rng = random.Random(seed)
     stuck = None
     for _ in range(TRIES):
@@ -409,9 +544,10 @@ def _weights(weights) -> list[tuple[str, float]]:
     out = []
     for code in sorted(weights, key=str):
         w = weights[code]
-        if not isinstance(code, str) or not code or code != code.strip() or len(code.split()) != 1:
+        if (not isinstance(code, str) or not code or code != code.strip() or len(code.split()) != 1
+                or code == ABSENT):
             raise HexError(f"weights: {code!r} is not a terrain code; codes are strings without "
-                           f'spaces, e.g. "5"')
+                           f'spaces, e.g. "5" ({ABSENT!r} marks a hex not on the board)')
         if not isinstance(w, (int, float)) or isinstance(w, bool) or not (0 <= w < math.inf):
             raise HexError(f"weights[{code!r}] is {w!r}; give a number, 0 or more")
         if w > 0:
@@ -422,15 +558,20 @@ def _weights(weights) -> list[tuple[str, float]]:
 
 
 class _Board:
-    """The board as flat indices (row * cols + col) with each hex's neighbour ring, worked out
-    once, since the draw asks for neighbours thousands of times."""
+    """The grid as flat indices (row * cols + col) with each hex's neighbour ring, worked out
+    once, since the draw asks for neighbours thousands of times. `hexes` are the hexes on the
+    board (default: the whole grid); the others are never drawn and never anyone's neighbour."""
 
-    def __init__(self, cols, rows, top):
+    def __init__(self, cols, rows, top, hexes=None):
         self.cols, self.size = cols, cols * rows
+        self.present = [True] * self.size if hexes is None else [False] * self.size
+        for h in hexes or ():
+            self.present[self.index(*h)] = True
         self.ring = []      # per hex: six neighbour indices in DIRECTIONS order, None off the board
         for i in range(self.size):
             col, row = i % cols, i // cols
-            self.ring.append([self.index(c, r) if 0 <= c < cols and 0 <= r < rows else None
+            self.ring.append([self.index(c, r) if 0 <= c < cols and 0 <= r < rows
+                              and self.present[self.index(c, r)] else None
                               for c, r in _ring(top, col, row)])
         self.near = [[n for n in ring if n is not None] for ring in self.ring]
 
@@ -442,7 +583,7 @@ def _draw(board, rng, codes, starts, den, water, limits):
     """One try at the whole board: (cells, None), or (None, why) when some hex has no terrain
     left that fits. Hexes not drawn yet count as land, so that the land stays in one piece
     whatever they turn out to be."""
-    cells = [None] * board.size
+    cells = [None if on else ABSENT for on in board.present]
     for i in starts:
         cells[i] = den
     home = {n for i in starts for n in board.near[i]}

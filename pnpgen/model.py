@@ -243,6 +243,8 @@ class HexGenerate(Schema):
     """Rows of hexes."""
     top: Literal["flat", "pointy"] = "flat"
     """flat: straight columns, odd columns shoved down; pointy: straight rows, odd rows shoved right."""
+    shape: Literal["rect", "hexagon"] = "rect"
+    """rect: every hex of the grid; hexagon: a big hexagon of hexes around the centre, the rest off the board."""
     seed: int = Field(1, ge=0, le=2**31)
     """The seed: the same seed always gives the same map; it is printed on the board."""
     players: int = Field(4, ge=1, le=8)

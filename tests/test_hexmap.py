@@ -9,7 +9,7 @@ from itertools import combinations
 
 import pytest
 
-from pnpgen.hexmap import (TERRAIN, UNIFORM, HexError, HexMap, generate, parse, problems,
+from pnpgen.hexmap import (TERRAIN, UNIFORM, HexError, HexMap, board_hexes, generate, parse, problems,
                            start_dens, start_hexes)
 
 TOPS = ("flat", "pointy")
@@ -469,5 +469,150 @@ def test_impossible_or_bad_weights_say_why(weights, message):
 ])
 def test_bad_generator_arguments(kwargs, message):
     args = dict(cols=10, rows=10, top="flat", weights=UNIFORM, seed=1) | kwargs
+    with pytest.raises(HexError, match=message):
+        generate(**args)
+
+
+# --- hexes not on the board and hexagon boards ---------------------------------------------------
+
+def test_parse_reads_dash_as_a_hex_not_on_the_board():
+    rows = ["- - 1 2 -", "6 1 2 3 6"]
+    m = parse(rows)
+    assert (m.cols, m.rows) == (5, 2)
+    assert m.rows_text() == rows
+    assert m.hexes() == [(2, 0), (3, 0), (0, 1), (1, 1), (2, 1), (3, 1), (4, 1)]
+    assert not m.on_board(0, 0) and m.on_board(2, 0) and m.in_grid(0, 0)
+    assert m.find("-") == [] and m.find("6") == [(0, 1), (4, 1)]
+    with pytest.raises(HexError, match="not on the board"):
+        m.terrain(4, 0)
+    assert parse(["- 1", "a -"], codes={"a", "1"}).hexes() == [(1, 0), (0, 1)]
+    with pytest.raises(HexError, match="every hex is -"):
+        parse(["- -", "- -"])
+
+
+@pytest.mark.parametrize("top", TOPS)
+def test_neighbours_skip_hexes_not_on_the_board(top):
+    full = blank(5, 5, top)
+    rows = [" ".join("-" if (c + r) % 3 == 0 else "1" for c in range(5)) for r in range(5)]
+    m = parse(rows, top)
+    for h in m.hexes():
+        near = m.neighbours(*h)
+        assert near == [n for n in full.neighbours(*h) if m.on_board(*n)]
+        assert all(m.terrain(*n) == "1" for n in near)
+    # (1, 1) loses the absent hexes around it
+    assert len(m.neighbours(1, 1)) < len(full.neighbours(1, 1))
+
+
+def test_absent_hexes_are_not_counted_or_connected_in_problems():
+    # the Dens stand on both sides of a gap of absent hexes, like water but not water: the land
+    # is in two pieces, and no '-' is ever named
+    rows = ["6 1 - 2 3",
+            "2 1 - 4 1",
+            "4 3 - 8 6"]
+    [msg] = problems(parse(rows), 2)
+    assert "0401 0501 0402 0502 0403 0503 cannot be reached from 0101" in msg
+    rows = ["6 1 - 2 3",
+            "2 1 2 4 1",
+            "4 3 - 8 6"]
+    assert problems(parse(rows), 2) == []
+    with pytest.raises(HexError, match="players is 5"):
+        problems(parse(["6 - 6", "- 6 -", "6 - -"]), 5)
+
+
+@pytest.mark.parametrize("top", TOPS)
+@pytest.mark.parametrize("cols, rows", [(9, 9), (10, 10), (9, 12), (13, 8), (3, 3), (2, 2)])
+def test_a_hexagon_board_is_every_hex_within_r_of_the_centre(top, cols, rows):
+    radius = (min(cols, rows) - 1) // 2
+    centre = ((cols - 1) // 2, (rows - 1) // 2)
+    hexes = board_hexes(cols, rows, top, "hexagon")
+    assert len(hexes) == 3 * radius * (radius + 1) + 1          # a full hexagon: nothing clipped
+    grid = blank(cols, rows, top)
+    assert hexes == [h for h in every_hex(grid) if grid.distance(centre, h) <= radius]
+
+
+@pytest.mark.parametrize("top", TOPS)
+def test_a_9_by_9_hexagon_board_has_61_hexes(top):
+    m = generate(9, 9, top, UNIFORM, seed=1, players=2, shape="hexagon")
+    assert len(m.hexes()) == 61 and m.shape == "hexagon"
+    assert sum(x != "-" for line in m.rows_text() for x in line.split()) == 61
+    assert parse(m.rows_text(), top).hexes() == m.hexes()
+    assert all(m.distance((4, 4), h) <= 4 for h in m.hexes())
+    assert all(m.distance((4, 4), (c, r)) > 4 for c, r in every_hex(m) if m.cells[r][c] == "-")
+
+
+def hexagon_corners(cols, rows, top):
+    m = blank(cols, rows, top)
+    centre, radius = ((cols - 1) // 2, (rows - 1) // 2), (min(cols, rows) - 1) // 2
+    ring = [h for h in every_hex(m) if m.distance(centre, h) == radius]
+    # a corner of the hexagon has only 3 neighbours on it (the rim's other hexes have 4)
+    inside = set(board_hexes(cols, rows, top, "hexagon"))
+    return {h for h in ring if sum(n in inside for n in m.neighbours(*h)) == 3}
+
+
+@pytest.mark.parametrize("top", TOPS)
+@pytest.mark.parametrize("cols, rows", [(9, 9), (10, 10), (11, 8)])
+def test_hexagon_start_hexes_are_its_corners_as_far_apart_as_possible(top, cols, rows):
+    corners = hexagon_corners(cols, rows, top)
+    radius = (min(cols, rows) - 1) // 2
+    assert len(corners) == 6
+    m = blank(cols, rows, top)
+    for players in (2, 3, 4):
+        starts = start_hexes(cols, rows, top, players, "hexagon")
+        assert len(set(starts)) == players and set(starts) <= corners
+        closest = min(m.distance(a, b) for a, b in combinations(starts, 2))
+        best = max(min(m.distance(a, b) for a, b in combinations(group, 2))
+                   for group in combinations(sorted(corners), players))
+        assert closest == best
+    two = start_hexes(cols, rows, top, 2, "hexagon")
+    assert m.distance(*two) == 2 * radius
+    centre = ((cols - 1) // 2, (rows - 1) // 2)
+    cx, cy = m.centre(*centre, ACROSS)
+    (ax, ay), (bx, by) = (m.centre(*h, ACROSS) for h in two)
+    assert close(((ax + bx) / 2, (ay + by) / 2), (cx, cy))    # opposite: the centre lies between
+    four = start_hexes(cols, rows, top, 4, "hexagon")
+    assert four[:2] == two and m.distance(*four[2:]) == 2 * radius   # two opposite pairs
+    assert set(start_hexes(cols, rows, top, 6, "hexagon")) == corners
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("top, weights", [("flat", UNIFORM), ("pointy", SKEWED)])
+def test_generated_hexagon_boards_keep_every_map_rule(players, top, weights):
+    inside = set(board_hexes(9, 9, top, "hexagon"))
+    corners = hexagon_corners(9, 9, top)
+    for seed in range(100):
+        m = generate(9, 9, top, weights, seed=seed, players=players, shape="hexagon")
+        assert set(m.hexes()) == inside, seed
+        assert all(m.cells[r][c] == "-" for c, r in every_hex(m) if (c, r) not in inside), seed
+        assert problems(m, players) == [], seed
+        starts = start_hexes(9, 9, top, players, "hexagon")
+        assert set(starts) <= corners
+        assert all(m.terrain(*h) == "6" for h in starts), seed
+        assert start_dens(m, players) == starts
+        assert all(m.terrain(*n) != "5" for h in starts for n in m.neighbours(*h)), seed
+        land = {h for h in m.hexes() if m.terrain(*h) != "5"}
+        assert set(bfs_steps(m, min(land), land)) == land, seed
+        for code in TERRAIN:
+            limit = LIMITS.get(code, 5)
+            assert all(len(part) <= limit for part in clusters(m, code)), (seed, code)
+
+
+def test_hexagon_boards_are_reproducible_by_seed():
+    a = generate(9, 9, "flat", UNIFORM, seed=11, players=3, shape="hexagon")
+    b = generate(9, 9, "flat", dict(reversed(list(UNIFORM.items()))), seed=11, players=3, shape="hexagon")
+    assert a == b
+    boards = {tuple(generate(9, 9, "pointy", UNIFORM, seed=s, shape="hexagon").rows_text()) for s in range(30)}
+    assert len(boards) == 30
+    # the default outline is still the rectangle, drawn exactly as before
+    assert generate(8, 6, "flat", UNIFORM, seed=15, players=2, shape="rect") == \
+        generate(8, 6, "flat", UNIFORM, seed=15, players=2)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"shape": "circle"}, "shape is 'circle'"),
+    ({"cols": 3, "rows": 3, "players": 8}, "players is 8; give a whole number from 1 to 7"),
+    ({"weights": {"-": 1, "1": 1}}, "not a terrain code"),
+])
+def test_bad_hexagon_arguments(kwargs, message):
+    args = dict(cols=9, rows=9, top="flat", weights=UNIFORM, seed=1, shape="hexagon") | kwargs
     with pytest.raises(HexError, match=message):
         generate(**args)

@@ -58,8 +58,8 @@ def evaluate(ctx, spec, group):
     for problem in hexmap.problems(grid, spec.players, spec.den, spec.water, spec.max_cluster or None):
         yield Finding(f"board {board.id}: {problem}", at)
     if spec.share is not None:
-        total = grid.cols * grid.rows
-        for code in sorted(spec.codes or {grid.terrain(c, r) for r in range(grid.rows) for c in range(grid.cols)}):
+        total = len(grid.hexes())  # hexes written '-' are not on the board and not counted
+        for code in sorted(spec.codes or {grid.terrain(*h) for h in grid.hexes()}):
             pct = round(100 * len(grid.find(code)) / total)
             lo, hi = ctx.bound(spec.share.min), ctx.bound(spec.share.max)
             if (lo is not None and pct < lo) or (hi is not None and pct > hi):

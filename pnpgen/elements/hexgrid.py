@@ -31,8 +31,8 @@ class Terrain(Schema):
 
 class HexGrid(Element):
     cells: str | list[str]
-    """The rows of terrain codes, top first, separated by spaces (e.g. '1 2 5 0'); usually
-    '{{ hexes }}'."""
+    """The rows of terrain codes, top first, separated by spaces (e.g. '1 2 5 0'), '-' for a hex
+    not on the board; usually '{{ hexes }}'."""
     top: Literal["flat", "pointy"] = "flat"
     """flat: straight columns, odd columns shoved down; pointy: straight rows, odd rows shoved right."""
     across: float = Field(gt=2, le=200)
@@ -71,30 +71,29 @@ class HexGrid(Element):
         font = ctx.font("sans-bold")
         small = ctx.font("sans")
         out, edges = [], {}
-        for row in range(grid.rows):
-            for col in range(grid.cols):
-                code = grid.terrain(col, row)
-                look = self.terrain[code]
-                corners = [(self.x + cx, self.y + cy) for cx, cy in grid.corners(col, row, self.across)]
-                out.append(ops.Path(tuple(corners), True, ops.Paint(ctx.color(look.fill))))
-                for a, b in zip(corners, corners[1:] + corners[:1]):
-                    key = tuple(sorted((_key(a), _key(b))))
-                    edges.setdefault(key, (a, b))
-                cx, cy = grid.centre(col, row, self.across)
-                cx, cy = self.x + cx, self.y + cy
-                if look.icon:
-                    if look.icon not in ctx.icons:
-                        raise LayoutError(f"terrain.{code}.icon: the game has no icon '{look.icon}'")
-                    h = self.icon_size * self.across
-                    w = h * ctx.icons[look.icon]
-                    k = h / ctx.res.icon_height(look.icon)
-                    out.append(ops.Group((k, 0, 0, k, cx - w / 2, cy - h * 0.62 + h), (ops.Form(ICON + look.icon),)))
-                if self.numbers:
-                    out.append(_text(code, cx, cy + self.across * 0.40, self.across * 0.19, font, ink))
-                if self.names and look.name:
-                    out.append(_text(look.name, cx, cy + self.across * 0.21, self.across * 0.085, small, ink))
-                if self.labels:
-                    out.append(_text(grid.label(col, row), cx, cy - self.across * 0.31, self.across * 0.085, small, ink))
+        for col, row in grid.hexes():  # hexes written '-' are not on the board: nothing drawn
+            code = grid.terrain(col, row)
+            look = self.terrain[code]
+            corners = [(self.x + cx, self.y + cy) for cx, cy in grid.corners(col, row, self.across)]
+            out.append(ops.Path(tuple(corners), True, ops.Paint(ctx.color(look.fill))))
+            for a, b in zip(corners, corners[1:] + corners[:1]):
+                key = tuple(sorted((_key(a), _key(b))))
+                edges.setdefault(key, (a, b))
+            cx, cy = grid.centre(col, row, self.across)
+            cx, cy = self.x + cx, self.y + cy
+            if look.icon:
+                if look.icon not in ctx.icons:
+                    raise LayoutError(f"terrain.{code}.icon: the game has no icon '{look.icon}'")
+                h = self.icon_size * self.across
+                w = h * ctx.icons[look.icon]
+                k = h / ctx.res.icon_height(look.icon)
+                out.append(ops.Group((k, 0, 0, k, cx - w / 2, cy - h * 0.62 + h), (ops.Form(ICON + look.icon),)))
+            if self.numbers:
+                out.append(_text(code, cx, cy + self.across * 0.40, self.across * 0.19, font, ink))
+            if self.names and look.name:
+                out.append(_text(look.name, cx, cy + self.across * 0.21, self.across * 0.085, small, ink))
+            if self.labels:
+                out.append(_text(grid.label(col, row), cx, cy - self.across * 0.31, self.across * 0.085, small, ink))
         paint = ops.Paint(None, ink, self.line_width)
         out += [ops.Path((a, b), False, paint) for _, (a, b) in sorted(edges.items())]
         if self.starts:
