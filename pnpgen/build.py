@@ -188,12 +188,7 @@ def _build_deck(game: GameSource, deck: DeckSource, layouter: Layouter, icons: d
     forms.update(layouter.forms)
 
     target = outdir / f"{deck.id}.pdf"
-    try:
-        outdir.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{deck.id}.", suffix=".pdf.part", dir=outdir)
-        os.close(fd)
-    except OSError as exc:
-        raise _unwritable(target if not outdir.is_file() else outdir, exc) from None
+    tmp = _temp_pdf(outdir, deck.id)
     try:
         slug_font = fonts.ensure("sans", fonts.BUILTIN["sans"])
         canvas = CardCanvas(tmp, page, f"{g.title} - {deck.deck.name}", forms, g.bleed, slug_font,
@@ -226,11 +221,7 @@ def _build_deck(game: GameSource, deck: DeckSource, layouter: Layouter, icons: d
                         canvas.card(slot, body, slot_h(slot, sheet), look.shape)
                 canvas.slug(sheet, slug(s, "BACK"), slug_font)
                 canvas.page()
-        try:
-            canvas.save()
-            os.chmod(tmp, 0o644)
-        except OSError as exc:
-            raise _unwritable(target, exc) from None
+        _save(canvas, tmp, target)
     except BaseException:
         _remove(tmp)
         raise
@@ -246,6 +237,7 @@ def slot_h(slot, sheet) -> float:
 
 
 def _temp_pdf(outdir: Path, name: str) -> str:
+    """A temporary file beside out/<game>/<name>.pdf, renamed into place once the game is done."""
     target = outdir / f"{name}.pdf"
     try:
         outdir.mkdir(parents=True, exist_ok=True)
@@ -254,6 +246,15 @@ def _temp_pdf(outdir: Path, name: str) -> str:
     except OSError as exc:
         raise _unwritable(target if not outdir.is_file() else outdir, exc) from None
     return tmp
+
+
+def _save(canvas, tmp: str, target: Path) -> None:
+    """Write the PDF to its temporary file; a disk that refuses is an input error, not a traceback."""
+    try:
+        canvas.save()
+        os.chmod(tmp, 0o644)
+    except OSError as exc:
+        raise _unwritable(target, exc) from None
 
 
 def _build_board(game: GameSource, board, layouter: Layouter, icons: dict, card, outdir: Path,
@@ -290,11 +291,7 @@ def _build_board(game: GameSource, board, layouter: Layouter, icons: dict, card,
                 canvas.tile(layout, t, form, b.size[1], f"{g.title} \u00b7 {b.name}{side_name} \u00b7 {where} \u00b7 "
                             "print at 100 % (actual size)", font)
                 pages += 1
-        try:
-            canvas.save()
-            os.chmod(tmp, 0o644)
-        except OSError as exc:
-            raise _unwritable(target, exc) from None
+        _save(canvas, tmp, target)
     except BaseException:
         _remove(tmp)
         raise
