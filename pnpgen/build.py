@@ -54,6 +54,8 @@ class Options:
     strict: bool = False         # text cut to fit and missing characters are errors
     seed: int | None = None      # another seed for generated boards
     poster: str | None = None    # boards whole on one page of this paper (tabloid, a3, a2, a1)
+    booklet: bool = False        # also impose the rulebook as a saddle-stitched booklet
+    rulebook: bool = True        # write the rulebook when the game has one
     progress: Callable[[str], None] = lambda message: None
 
 
@@ -130,6 +132,8 @@ def build_loaded(game: GameSource, options: Options) -> list[DeckResult]:
             written.append((tmp, r.path))
             _refuse_if_strict(r, options)
             results.append(r)
+        if options.rulebook:
+            written += _build_rulebook(game, plans, boards, icons, res, outdir, options, results)
         for tmp, target in written:
             try:
                 os.replace(tmp, target)
@@ -143,6 +147,39 @@ def build_loaded(game: GameSource, options: Options) -> list[DeckResult]:
             except OSError:
                 pass
     return results
+
+
+def _build_rulebook(game: GameSource, plans, boards, icons, res, outdir: Path, options: Options,
+                    results: list) -> list[tuple[str, Path]]:
+    """The rulebook, with figures drawn by the same layouters as the sheets; returns the
+    temporary files to rename."""
+    from reportlab.platypus.doctemplate import LayoutError as PlatypusError
+
+    from .rulebook import write_rulebook
+    from .rulebook.figures import Components
+    from .rulebook.source import find
+
+    if find(game.root) is None:
+        return []
+    options.progress(f"{game.id}/rulebook ...")
+    components = Components(game, {d.id: (lay, cards) for d, lay, cards in plans},
+                            {b.id: (lay, card) for b, lay, card in boards}, icons, res.converted)
+    paper = options.paper or game.game.paper
+    try:
+        made = write_rulebook(game, components, {d.id: cards for d, _, cards in plans}, paper, outdir,
+                              lambda name: _temp_pdf(outdir, name), options.booklet)
+    except PlatypusError as exc:
+        raise InputError.at(game.rel(find(game.root)), None, f"a block of the rulebook cannot be laid out "
+                            f"({str(exc).splitlines()[0][:200]}); split a long table or call-out") from None
+    except OSError as exc:
+        raise _unwritable(outdir / "rulebook.pdf", exc) from None
+    result, written = made
+    pages = result.pages
+    results.append(DeckResult("rulebook", result.path, 0, 0, pages, 0, []))
+    options.progress(f"  wrote {result.path}: {pages} pages" +
+                     (f"; booklet {result.booklet}: {result.sheets} sheets, print duplex flipped on the short "
+                      "edge, fold and staple" if result.booklet else ""))
+    return written
 
 
 def _refuse_if_strict(result: DeckResult, options: Options) -> None:

@@ -54,16 +54,18 @@ def main(ctx, root):
               help="Another seed for generated boards (the game's own seed otherwise; printed on the board).")
 @click.option("--poster", type=click.Choice(["tabloid", "a3", "a2", "a1"]), default=None,
               help="Boards whole on one page of this size (for a print shop), not tiled.")
+@click.option("--booklet", is_flag=True,
+              help="Also write rulebook-booklet.pdf: the rules imposed for folding and stapling.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress lines (errors and warnings still go to stderr).")
 @click.pass_obj
-def build(project: Project, game, out, paper, flip, no_check, strict, seed, poster, quiet):
+def build(project: Project, game, out, paper, flip, no_check, strict, seed, poster, booklet, quiet):
     """Build every game (or the GAMEs named) into out/<game>/<deck>.pdf.
 
     Each game's rules (cards/<game>/rules.yaml) are checked first; a game that breaks one
     is not built (exit status 1) unless --no-check is given."""
     talk = not quiet and sys.stderr.isatty()
     options = Options(out=out or project.root / "out", paper=paper, flip=flip, strict=strict, seed=seed,
-                      poster=poster,
+                      poster=poster, booklet=booklet,
                       progress=(lambda m: click.echo(f"  {m}", err=True)) if talk else (lambda m: None))
     failed = broken = False
     for name in _selected(project, game):

@@ -18,6 +18,7 @@ from pydantic_core import PydanticUndefined
 from . import checks, model, rules
 from .elements import ELEMENTS
 from .layout import VARIABLES
+from .rulebook.source import FrontMatter
 
 SIZE = "size (a name such as poker, or [w, h] mm)"
 
@@ -30,6 +31,7 @@ TOPICS: dict[str, tuple[str, type[BaseModel]]] = {
     "template": ("templates/<game>/<name>.yaml", model.Template),
     "code": ("a template's `code:` (where the card code goes)", model.CodeMark),
     **{name: (f"element `- {name}: {{...}}`", cls) for name, cls in ELEMENTS.items()},
+    "rulebook": ("the front matter of cards/<game>/rulebook.md (see docs/rulebooks.md)", FrontMatter),
     "rules": ("cards/<game>/rules.yaml", rules.RulesFile),
     "rule": ("an entry of rules.yaml `rules:`", rules.Rule),
     **{f"rule.{name}": (f"the value of a rule's `{name}:`", mod.Spec) for name, mod in checks.CHECKS.items()

@@ -30,18 +30,12 @@ class _AlreadyFlate:
         return data
 
 
-class CardCanvas:
-    """A PDF being drawn: shared forms are defined once, then pages of cards."""
+class Painter:
+    """Draws laid-out operations (card mm, y down) onto any reportlab canvas: a sheet of
+    cards, a board tile, or a figure in a rulebook."""
 
-    def __init__(self, path: str, page_mm: tuple[float, float], title: str, forms: dict, bleed: float,
-                 font: str, subject: str = "", images: dict | None = None):
-        # initialFontName: otherwise every page names Helvetica, a font that is never embedded
-        self.c = Canvas(path, pagesize=(page_mm[0] * MM, page_mm[1] * MM), invariant=1,
-                        pageCompression=1, initialFontName=font, initialFontSize=6)
-        self.c.setTitle(title)
-        self.c.setCreator("pnpgen")
-        self.c.setAuthor("")
-        self.c.setSubject(subject)
+    def __init__(self, c: Canvas, forms: dict, bleed: float, images: dict | None = None):
+        self.c = c
         self.forms = forms    # name -> ops.FormDef
         self.images = images if images is not None else {}  # key -> ImageReader, for images converted in memory
         self.bleed = bleed
@@ -58,100 +52,6 @@ class CardCanvas:
             self._draw(form.body, h)
             self.c.endForm()
             self.defined.add(name)
-
-    # --- pages ----------------------------------------------------------------------------
-    def card(self, slot, body, card_h, shape="rect"):
-        c = self.c
-        c.saveState()
-        x, y, w, h = slot.clip
-        p = c.beginPath()
-        if shape == "round":   # a disc: its bleed is a ring round the cut
-            p.circle((x + w / 2) * MM, (y + h / 2) * MM, min(w, h) / 2 * MM)
-        else:
-            p.rect(x * MM, y * MM, w * MM, h * MM)
-        c.clipPath(p, stroke=0, fill=0)
-        a, b, cc, d, e, f = slot.transform
-        c.transform(a, b, cc, d, e * MM, f * MM)
-        self._draw(body, card_h)
-        c.restoreState()
-
-    def marks(self, marks):
-        c = self.c
-        c.saveState()
-        c.setStrokeColor(MARK_COLOR)
-        c.setLineWidth(0.25)
-        c.lines([(x0 * MM, y0 * MM, x1 * MM, y1 * MM) for (x0, y0), (x1, y1) in marks])
-        c.restoreState()
-
-    def cut_lines(self, cuts):
-        """A hairline on the trim of each packed component, following its shape: round
-        tokens are cut round."""
-        if not cuts:
-            return
-        c = self.c
-        c.saveState()
-        c.setStrokeColor(MARK_COLOR)
-        c.setLineWidth(0.3)
-        for shape, (x, y, w, h) in cuts:
-            if shape == "round":
-                c.circle((x + w / 2) * MM, (y + h / 2) * MM, min(w, h) / 2 * MM, stroke=1, fill=0)
-            else:
-                c.rect(x * MM, y * MM, w * MM, h * MM, stroke=1, fill=0)
-        c.restoreState()
-
-    def ticks(self, ticks):
-        """Cut ticks over the outer bleed: a black hairline on a white halo, so they show on
-        any art; they are cut away with the bleed."""
-        if not ticks:
-            return
-        c = self.c
-        c.saveState()
-        segments = [(x0 * MM, y0 * MM, x1 * MM, y1 * MM) for (x0, y0), (x1, y1) in ticks]
-        c.setStrokeColor(TICK_HALO)
-        c.setLineWidth(1.0)
-        c.lines(segments)
-        c.setStrokeColor(MARK_COLOR)
-        c.setLineWidth(0.35)
-        c.lines(segments)
-        c.restoreState()
-
-    def slug(self, sheet: Sheet, text: str, font: str):
-        s = sheet.slug
-        if s.height < 1.2:
-            return
-        size = min(6.0, s.height * MM / 1.1)
-        c = self.c
-        c.saveState()
-        c.translate(s.x * MM, s.y * MM)
-        c.rotate(s.angle)
-        c.setFillColor(SLUG_COLOR)
-        c.setFont(font, size)
-        c.drawCentredString(0, 0, text)
-        c.restoreState()
-
-    def page(self):
-        self.c.showPage()
-        self._compress_last_page()
-
-    def _compress_last_page(self):
-        """reportlab keeps every page's drawing as text until save(); compressing it now
-        (exactly as save() would) keeps a 10,000-card build's memory small. If reportlab's
-        internals ever differ, the page is simply left for save() to compress."""
-        pages = getattr(getattr(self.c._doc, "Pages", None), "pages", None)
-        if not pages:
-            return
-        page = pages[-1]
-        stream = getattr(page, "stream", None)
-        if not isinstance(stream, str) or getattr(page, "Contents", None) or not page.compression:
-            return
-        contents = pdfdoc.PDFStream()
-        contents.content = zlib.compress(stream.encode("utf8"))
-        contents.filters = [_AlreadyFlate()]
-        page.Contents = contents
-        page.stream = None
-
-    def save(self):
-        self.c.save()
 
     # --- draw operations (card mm, y down) --------------------------------------------------
     def _draw(self, body, card_h):
@@ -254,6 +154,115 @@ class CardCanvas:
             c.restoreState()
         if rotated:
             c.restoreState()
+
+
+class CardCanvas(Painter):
+    """A PDF being drawn: shared forms are defined once, then pages of cards."""
+
+    def __init__(self, path: str, page_mm: tuple[float, float], title: str, forms: dict, bleed: float,
+                 font: str, subject: str = "", images: dict | None = None):
+        # initialFontName: otherwise every page names Helvetica, a font that is never embedded
+        c = Canvas(path, pagesize=(page_mm[0] * MM, page_mm[1] * MM), invariant=1,
+                   pageCompression=1, initialFontName=font, initialFontSize=6)
+        c.setTitle(title)
+        c.setCreator("pnpgen")
+        c.setAuthor("")
+        c.setSubject(subject)
+        super().__init__(c, forms, bleed, images)
+
+    # --- pages ----------------------------------------------------------------------------
+    def card(self, slot, body, card_h, shape="rect"):
+        c = self.c
+        c.saveState()
+        x, y, w, h = slot.clip
+        p = c.beginPath()
+        if shape == "round":   # a disc: its bleed is a ring round the cut
+            p.circle((x + w / 2) * MM, (y + h / 2) * MM, min(w, h) / 2 * MM)
+        else:
+            p.rect(x * MM, y * MM, w * MM, h * MM)
+        c.clipPath(p, stroke=0, fill=0)
+        a, b, cc, d, e, f = slot.transform
+        c.transform(a, b, cc, d, e * MM, f * MM)
+        self._draw(body, card_h)
+        c.restoreState()
+
+    def marks(self, marks):
+        c = self.c
+        c.saveState()
+        c.setStrokeColor(MARK_COLOR)
+        c.setLineWidth(0.25)
+        c.lines([(x0 * MM, y0 * MM, x1 * MM, y1 * MM) for (x0, y0), (x1, y1) in marks])
+        c.restoreState()
+
+    def cut_lines(self, cuts):
+        """A hairline on the trim of each packed component, following its shape: round
+        tokens are cut round."""
+        if not cuts:
+            return
+        c = self.c
+        c.saveState()
+        c.setStrokeColor(MARK_COLOR)
+        c.setLineWidth(0.3)
+        for shape, (x, y, w, h) in cuts:
+            if shape == "round":
+                c.circle((x + w / 2) * MM, (y + h / 2) * MM, min(w, h) / 2 * MM, stroke=1, fill=0)
+            else:
+                c.rect(x * MM, y * MM, w * MM, h * MM, stroke=1, fill=0)
+        c.restoreState()
+
+    def ticks(self, ticks):
+        """Cut ticks over the outer bleed: a black hairline on a white halo, so they show on
+        any art; they are cut away with the bleed."""
+        if not ticks:
+            return
+        c = self.c
+        c.saveState()
+        segments = [(x0 * MM, y0 * MM, x1 * MM, y1 * MM) for (x0, y0), (x1, y1) in ticks]
+        c.setStrokeColor(TICK_HALO)
+        c.setLineWidth(1.0)
+        c.lines(segments)
+        c.setStrokeColor(MARK_COLOR)
+        c.setLineWidth(0.35)
+        c.lines(segments)
+        c.restoreState()
+
+    def slug(self, sheet: Sheet, text: str, font: str):
+        s = sheet.slug
+        if s.height < 1.2:
+            return
+        size = min(6.0, s.height * MM / 1.1)
+        c = self.c
+        c.saveState()
+        c.translate(s.x * MM, s.y * MM)
+        c.rotate(s.angle)
+        c.setFillColor(SLUG_COLOR)
+        c.setFont(font, size)
+        c.drawCentredString(0, 0, text)
+        c.restoreState()
+
+    def page(self):
+        self.c.showPage()
+        self._compress_last_page()
+
+    def _compress_last_page(self):
+        """reportlab keeps every page's drawing as text until save(); compressing it now
+        (exactly as save() would) keeps a 10,000-card build's memory small. If reportlab's
+        internals ever differ, the page is simply left for save() to compress."""
+        pages = getattr(getattr(self.c._doc, "Pages", None), "pages", None)
+        if not pages:
+            return
+        page = pages[-1]
+        stream = getattr(page, "stream", None)
+        if not isinstance(stream, str) or getattr(page, "Contents", None) or not page.compression:
+            return
+        contents = pdfdoc.PDFStream()
+        contents.content = zlib.compress(stream.encode("utf8"))
+        contents.filters = [_AlreadyFlate()]
+        page.Contents = contents
+        page.stream = None
+
+    def save(self):
+        self.c.save()
 
 
 class BoardCanvas(CardCanvas):

@@ -1,0 +1,255 @@
+"""Markdown to flowables: the rendered rulebook source is parsed by markdown-it-py
+(CommonMark, plus tables and `::: note` call-outs) and each block becomes a platypus
+flowable in the rulebook's styles. Figure addresses are resolved here, so a reference to a
+card the game lacks is reported at its source line."""
+
+from __future__ import annotations
+
+from xml.sax.saxutils import escape
+
+from markdown_it import MarkdownIt
+from markdown_it.tree import SyntaxTreeNode
+from mdit_py_plugins.container import container_plugin
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.platypus import (CondPageBreak, Flowable, KeepTogether, ListFlowable, ListItem, PageBreak,
+                                Paragraph, Preformatted, Spacer, Table, TableStyle)
+
+from ..render import MM
+from .facts import RefError
+from .figures import Components, Figure
+from .source import Source
+from .styles import Styles
+
+CALLOUTS = ("note", "example", "tip", "summary")
+FIGURE_GAP = 5.0      # mm between figures in a row
+MAX_FIGURE_SHARE = 0.62   # a figure row takes at most this share of a column's height
+
+
+def parser() -> MarkdownIt:
+    md = MarkdownIt("commonmark", {"html": False, "typographer": True}).enable(["table", "strikethrough",
+                                                                                "replacements", "smartquotes"])
+    for kind in CALLOUTS:
+        md.use(container_plugin, name=kind)
+    return md
+
+
+class Heading(Paragraph):
+    """A heading paragraph that knows its level and bookmark, for the contents and outline."""
+
+    def __init__(self, text: str, style, level: int, key: str, plain: str):
+        super().__init__(text, style)
+        self.level, self.key, self.plain = level, key, plain
+
+
+class Story:
+    """Builds the flowables of one rulebook body for a frame `width` x `height` (points)."""
+
+    def __init__(self, source: Source, styles: Styles, components: Components, width: float, height: float):
+        self.source, self.st, self.components = source, styles, components
+        self.width, self.height = width, height
+        self.headings = 0
+
+    def build(self) -> list[Flowable]:
+        tree = SyntaxTreeNode(parser().parse(self.source.markdown))
+        return self.blocks(tree.children, self.width)
+
+    # --- blocks ---------------------------------------------------------------------------
+    def blocks(self, nodes, width: float, style=None) -> list[Flowable]:
+        out = []
+        for node in nodes:
+            out += self.block(node, width, style)
+        return out
+
+    def block(self, node, width: float, style=None) -> list[Flowable]:
+        t = node.type
+        if t == "heading":
+            return self.heading(node)
+        if t == "paragraph":
+            return self.paragraph(node, width, style or self.st.body)
+        if t in ("bullet_list", "ordered_list"):
+            return [self.list(node, width), Spacer(1, 4)]
+        if t == "table":
+            return [self.table(node, width)]
+        if t == "blockquote":
+            inner = self.blocks(node.children, width - 14, self.st.aside)
+            return [Table([[inner]], colWidths=[width - 14], style=self.st.aside_table, hAlign="RIGHT"), Spacer(1, 5)]
+        if t.startswith("container_"):
+            return [Spacer(1, 2), self.callout(node, t.removeprefix("container_"), width), Spacer(1, 7)]
+        if t == "hr":
+            return [PageBreak()]
+        if t in ("code_block", "fence"):
+            return [Preformatted(node.content.rstrip("\n"), self.st.code)]
+        if t == "html_block":
+            return [Paragraph(escape(node.content), self.st.body)]
+        return []
+
+    def heading(self, node) -> list[Flowable]:
+        level = int(node.tag[1])
+        self.headings += 1
+        text = self.inline(node.children[0]) if node.children else ""
+        plain = node.children[0].content if node.children else ""
+        style = self.st.heading[min(level, 4) - 1]
+        # a heading never ends a column: ask for room for it and a few lines of what follows
+        return [CondPageBreak(style.fontSize * 2 + self.st.body.leading * 4),
+                Heading(text, style, level, f"h{self.headings}", plain)]
+
+    def paragraph(self, node, width: float, style) -> list[Flowable]:
+        inline = node.children[0] if node.children else None
+        if inline is not None and _only_images(inline):
+            return [self.figures(inline, node, width)]
+        if inline is not None and any(c.type == "image" for c in inline.children):
+            raise self.source.error(_line(node), "a figure must stand in a paragraph of its own (leave a "
+                                    "blank line before and after it)")
+        return [Paragraph(self.inline(inline), style)] if inline is not None else []
+
+    def list(self, node, width: float) -> ListFlowable:
+        ordered = node.type == "ordered_list"
+        items = []
+        for item in node.children:
+            body = self.blocks(item.children, width - 14)
+            items.append(ListItem(body or [Paragraph("", self.st.body)]))
+        start = int(node.attrs.get("start", 1)) if ordered else None
+        kw = dict(bulletType="1", start=start, bulletFormat="%s.") if ordered else dict(bulletType="bullet",
+                                                                                          start="•")
+        return ListFlowable(items, leftIndent=14, bulletFontName=self.st.body.fontName,
+                            bulletFontSize=self.st.body.fontSize, bulletColor=self.st.accent, **kw)
+
+    def callout(self, node, kind: str, width: float) -> Flowable:
+        title = node.info.strip()[len(kind):].strip() if node.info else ""
+        inner = []
+        if title:
+            inner.append(Paragraph(self._md_inline(title, node), self.st.callout_title))
+        inner += self.blocks(node.children, width - 16, self.st.callout)
+        box = Table([[inner or [Spacer(1, 1)]]], colWidths=[width], style=self.st.callout_table(kind),
+                    splitInRow=1)
+        return box
+
+    def table(self, node, width: float) -> Table:
+        rows, header = [], 0
+        for part in node.children:                    # thead, tbody
+            for tr in part.children:
+                cells = [self.inline(td.children[0]) if td.children else "" for td in tr.children]
+                rows.append((cells, part.type == "thead"))
+                header += part.type == "thead"
+        ncols = max(len(c) for c, _ in rows)
+        data = []
+        for cells, head in rows:
+            cells = cells + [""] * (ncols - len(cells))
+            style = self.st.table_head if head else self.st.table_cell
+            data.append([Paragraph(c, style) for c in cells])
+        widths = _column_widths(data, width, self.st)
+        return Table(data, colWidths=widths, repeatRows=header, style=self.st.table_style(header),
+                     hAlign="LEFT", spaceAfter=8)
+
+    # --- figures --------------------------------------------------------------------------
+    def figures(self, inline, node, width: float) -> Flowable:
+        arts = []
+        for child in inline.children:
+            if child.type != "image":
+                continue
+            address = child.attrs.get("src", "")
+            try:
+                art = self.components.resolve(address)
+            except RefError as exc:
+                raise self.source.error(_line(node), f"figure '{address}': {exc}; the rulebook may only draw "
+                                        "what the game has") from None
+            arts.append((art, child.content))
+        return self._row(arts, width)
+
+    def figure_row(self, addresses: list[str]) -> Flowable:
+        """Figures without captions, side by side (the title page's cover)."""
+        return self._row([(self.components.resolve(a), "") for a in addresses], self.width)
+
+    def _row(self, arts, width: float) -> Flowable:
+        gaps = FIGURE_GAP * (len(arts) - 1)
+        room = width / MM - gaps
+        natural = [a.width or (min(a.view[2], room) if a.shape == "none" else a.view[2]) for a, _ in arts]
+        shrink = min(1.0, room / sum(natural))
+        tallest = max(a.view[3] * n / a.view[2] for (a, _), n in zip(arts, natural))
+        shrink = min(shrink, self.height / MM * MAX_FIGURE_SHARE / tallest)
+        figs, caps, cols = [], [], []
+        for (art, caption), w in zip(arts, natural):
+            scale = w * shrink / art.view[2]
+            figs.append(Figure(art, scale, self.components.icons, self.components.images))
+            caps.append(Paragraph(escape(caption), self.st.caption) if caption else "")
+            cols.append(w * shrink * MM + FIGURE_GAP * MM)
+        cols[-1] -= FIGURE_GAP * MM
+        cols = [max(c, 20 * MM) for c in cols]
+        table = Table([figs, caps], colWidths=cols, style=self.st.figure_table, hAlign="CENTER")
+        return KeepTogether([Spacer(1, 4), table, Spacer(1, 6)])
+
+    # --- inline ---------------------------------------------------------------------------
+    def inline(self, node) -> str:
+        """Inline Markdown as reportlab paragraph markup."""
+        if node is None:
+            return ""
+        out = []
+        for child in node.children or []:
+            t = child.type
+            if t == "text":
+                out.append(escape(child.content))
+            elif t == "softbreak":
+                out.append(" ")
+            elif t == "hardbreak":
+                out.append("<br/>")
+            elif t == "strong":
+                out.append(f"<b>{self.inline(child)}</b>")
+            elif t == "em":
+                out.append(f"<i>{self.inline(child)}</i>")
+            elif t == "s":
+                out.append(f"<strike>{self.inline(child)}</strike>")
+            elif t == "code_inline":
+                out.append(f'<font face="{self.st.mono}">{escape(child.content)}</font>')
+            elif t == "link":
+                href = child.attrs.get("href", "")
+                text = self.inline(child)
+                if href.startswith(("http://", "https://", "mailto:")):
+                    out.append(f'<a href="{escape(href, {chr(34): "&quot;"})}" color="#1d4f91">{text}</a>')
+                else:
+                    out.append(text)
+            elif t in ("html_inline",):
+                out.append(escape(child.content))
+            elif t == "image":
+                out.append(escape(child.content))
+            else:
+                out.append(self.inline(child) if child.children else escape(child.content or ""))
+        return "".join(out)
+
+    def _md_inline(self, text: str, node) -> str:
+        tree = SyntaxTreeNode(parser().parse(text))
+        para = tree.children[0] if tree.children else None
+        return self.inline(para.children[0]) if para is not None and para.children else escape(text)
+
+
+def _only_images(inline) -> bool:
+    kinds = [c.type for c in inline.children if not (c.type == "text" and not c.content.strip())]
+    kinds = [k for k in kinds if k != "softbreak"]
+    return bool(kinds) and all(k == "image" for k in kinds)
+
+
+def _line(node) -> int | None:
+    return node.map[0] if node.map else None
+
+
+def _column_widths(data, width: float, st: Styles) -> list[float]:
+    """Column widths that fill `width`: each column gets at least its longest word, and the
+    rest is shared by how much more its widest cell would like."""
+    pad = 2 * st.cell_padding
+    ncols = len(data[0])
+    least, want = [20.0] * ncols, [20.0] * ncols
+    for row in data:
+        for i, cell in enumerate(row):
+            style = cell.style
+            text = cell.getPlainText()
+            words = text.split() or [""]
+            least[i] = max(least[i], max(stringWidth(w, style.fontName, style.fontSize) for w in words) + pad)
+            want[i] = max(want[i], stringWidth(text, style.fontName, style.fontSize) + pad)
+    if sum(least) >= width:
+        return [width * w / sum(least) for w in least]
+    if sum(want) <= width:
+        extra = width - sum(want)
+        return [w + extra * w / sum(want) for w in want]
+    spare = width - sum(least)
+    more = [w - m for w, m in zip(want, least)]
+    return [m + spare * x / sum(more) for m, x in zip(least, more)]
+

@@ -1,0 +1,284 @@
+"""Rulebooks: facts drawn from the data, figures drawn from the real cards, broken
+references as located errors, numbered pages and contents, typography, and the booklet's
+saddle-stitch page order."""
+
+from __future__ import annotations
+
+import re
+
+import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_raw
+import pytest
+from pypdf import PdfReader
+
+from pnpgen.build import Options, Project, build_game
+from pnpgen.errors import InputError
+from pnpgen.rulebook.booklet import page_order
+from pnpgen.rulebook.document import PageSpec
+
+from .minigame import make_game
+from .pdfread import fonts_of, is_embedded
+
+GAME = "title: Mini Quest\ncode: MQ\n"
+DECK = """name: Heroes
+template: face
+back: {template: back}
+fields:
+  title: {required: true}
+  role: {choices: [Fighter, Healer]}
+cards:
+  - {title: Knight, role: Fighter, count: 3}
+  - {title: Cleric, role: Healer, count: 2}
+  - {title: Squire, role: Fighter}
+"""
+FACE = """size: poker
+elements:
+  - rect: {x: 0, y: 0, w: 63.5, h: 88.9, fill: "#2a6f3a", bleed: true}
+  - text: {x: 5, y: 10, w: 53.5, h: 12, text: "{{ title }}", size: 14, color: "#ffffff"}
+"""
+BACK = """size: poker
+elements:
+  - rect: {x: 0, y: 0, w: 63.5, h: 88.9, fill: "#6a2a2a", bleed: true}
+"""
+LOREM = ("Heroes travel the long roads between the villages, trading stories and supplies while the "
+         "weather turns against them and the nights grow colder. ")
+RULES = """---
+title: Mini Quest
+subtitle: A test of the rulebook press
+players: 1-3
+credit: Card faces reconstructed for this kit.
+---
+# Overview
+
+The deck holds {{ decks.deck.count }} cards in {{ decks.deck.entries }} kinds: \
+{{ decks.deck.where(role='Fighter').count }} Fighters and {{ decks.deck.where(role='Healer').count }} Healers.
+The {{ card('deck', 'Knight').name }} comes {{ card('deck', 'Knight').count }} times.
+
+## Components
+
+{{ components() }}
+
+![The Knight](<card:deck/Knight>) ![Its back](<back:deck/Knight>)
+
+# Play
+
+%s
+
+::: example A turn
+The Cleric heals.
+:::
+
+## Winning
+
+%s
+
+# Appendix
+
+{{ card_list('deck', 'title', 'role') }}
+""" % ("\n\n".join([LOREM * 3] * 6), "\n\n".join([LOREM * 2] * 8))
+
+
+def mini(tmp_path, rules: str = RULES):
+    folder = make_game(tmp_path, GAME, DECK, {"face": FACE, "back": BACK})
+    (folder / "rulebook.md").write_text(rules)
+    return folder
+
+
+def build(tmp_path, **kw):
+    results = build_game(Project(tmp_path), "mini", Options(out=tmp_path / "out", **kw))
+    return {r.deck: r for r in results}
+
+
+def page_texts(path) -> list[str]:
+    pdf = pdfium.PdfDocument(str(path))
+    return [pdf[i].get_textpage().get_text_range() for i in range(len(pdf))]
+
+
+def test_counts_and_tables_come_from_the_data(tmp_path):
+    mini(tmp_path)
+    results = build(tmp_path)
+    text = " ".join(" ".join(page_texts(results["rulebook"].path)).split())
+    assert "The deck holds 6 cards in 3 kinds: 4 Fighters and 2 Healers." in text
+    assert "The Knight comes 3 times." in text
+    assert "Heroes (63.5 × 88.9 mm) 6 cards" in text            # the components table
+    assert re.search(r"3 Knight Fighter 2 Cleric Healer 1 Squire Fighter", text)   # the card list
+    assert "Card faces reconstructed for this kit." in text
+
+
+def test_a_change_in_the_data_changes_the_rulebook(tmp_path):
+    folder = mini(tmp_path)
+    deck = folder / "decks" / "deck.yaml"
+    deck.write_text(deck.read_text().replace("{title: Knight, role: Fighter, count: 3}",
+                                             "{title: Knight, role: Fighter, count: 5}"))
+    text = " ".join(" ".join(page_texts(build(tmp_path)["rulebook"].path)).split())
+    assert "The deck holds 8 cards in 3 kinds: 6 Fighters" in text and "comes 5 times" in text
+
+
+def test_figures_are_the_real_cards_drawn_as_vector_art(tmp_path):
+    mini(tmp_path)
+    path = build(tmp_path)["rulebook"].path
+    pdf = pdfium.PdfDocument(str(path))
+    texts = page_texts(path)
+    page = next(i for i, t in enumerate(texts) if "Its back" in t)
+    assert "Knight" in texts[page] and "MQ-001" in texts[page]    # the card's own title and code
+    image = pdf[page].render(scale=1).to_pil().convert("RGB")
+    colors = {image.getpixel((x, y)) for x in range(0, image.width, 2) for y in range(0, image.height, 2)}
+    assert (0x2a, 0x6f, 0x3a) in colors and (0x6a, 0x2a, 0x2a) in colors   # the face's and the back's fill
+    reader = PdfReader(path)
+    assert not any("/Image" in str(x.get_object().get("/Subtype")) for p in reader.pages
+                   for x in ((p["/Resources"].get("/XObject") or {}).values()))   # vectors, not pictures
+
+
+def test_every_font_is_embedded_and_body_text_is_at_least_9_points(tmp_path):
+    mini(tmp_path, RULES.replace("![The Knight](<card:deck/Knight>) ![Its back](<back:deck/Knight>)", ""))
+    path = build(tmp_path)["rulebook"].path
+    fonts = fonts_of(PdfReader(path))
+    assert fonts and all(is_embedded(f) for f in fonts)
+    pdf = pdfium.PdfDocument(str(path))
+    sizes = set()
+    for i in range(1, len(pdf)):    # the title page shows cards as cover art, small print and all
+        tp = pdf[i].get_textpage()
+        for c in range(tp.count_chars()):
+            if tp.get_text_range(c, 1).strip():
+                sizes.add(round(pdfium_raw.FPDFText_GetFontSize(tp.raw, c), 1))
+    assert sizes and min(sizes) >= 9
+
+
+def test_pages_are_numbered_and_the_contents_point_at_them(tmp_path):
+    mini(tmp_path)
+    path = build(tmp_path)["rulebook"].path
+    pdf = pdfium.PdfDocument(str(path))
+    assert len(pdf) >= 4
+    for i in range(1, len(pdf)):
+        w, h = pdf[i].get_size()
+        footer = pdf[i].get_textpage().get_text_bounded(0, 0, w, 19 * 72 / 25.4)
+        assert str(i + 1) in footer.split(), f"page {i + 1} has no number in its footer: {footer!r}"
+    texts = page_texts(path)
+    contents = texts[1]
+    assert contents.startswith("Contents") or "Contents" in contents
+    for heading in ("Overview", "Components", "Play", "Winning", "Appendix"):
+        m = re.search(rf"^{heading}[ .]*(\d+)\s*$", contents, re.M)
+        assert m, f"{heading} missing from the contents"
+        listed = int(m.group(1))
+        found = next(i + 1 for i, t in enumerate(texts[2:], 2) if re.search(rf"^{heading}\s*$", t, re.M))
+        assert listed == found, f"{heading}: contents say page {listed}, it is on page {found}"
+
+
+def test_no_heading_is_left_at_the_foot_of_a_column(tmp_path):
+    headings = "\n\n".join(f"## Heading {i}\n\n{LOREM * (1 + i % 4)}" for i in range(40))
+    mini(tmp_path, "# Rules\n\n" + headings)
+    path = build(tmp_path)["rulebook"].path
+    pdf = pdfium.PdfDocument(str(path))
+    spec = PageSpec.for_paper((215.9, 279.4))
+    floor = (spec.margin + 6) * 72 / 25.4      # the frame's bottom, points
+    checked = 0
+    for i in range(2, len(pdf)):
+        tp = pdf[i].get_textpage()
+        for m in re.finditer(r"Heading \d+", tp.get_text_range()):
+            left, bottom, right, top = tp.get_charbox(m.start())
+            assert bottom > floor + 2 * 13, f"page {i + 1}: '{m.group()}' ends its column"
+            checked += 1
+    assert checked == 40
+
+
+def test_long_words_are_hyphenated(tmp_path):
+    words = "incomprehensibilities extraordinarily characteristically " * 30
+    mini(tmp_path, "# Words\n\n" + words)
+    text = page_texts(build(tmp_path)["rulebook"].path)[2]
+    # pdfium reports a hyphen the line breaker added as U+FFFE
+    assert re.search("[a-z]\ufffe\\s*[a-z]", text), "no word is hyphenated at a line end"
+
+
+def test_output_is_byte_identical_across_builds(tmp_path):
+    mini(tmp_path)
+    first = build(tmp_path, booklet=True)
+    one = first["rulebook"].path.read_bytes(), (first["rulebook"].path.parent / "rulebook-booklet.pdf").read_bytes()
+    again = build(tmp_path, booklet=True)
+    two = again["rulebook"].path.read_bytes(), (again["rulebook"].path.parent / "rulebook-booklet.pdf").read_bytes()
+    assert one == two
+
+
+@pytest.mark.parametrize("pages", range(1, 18))
+def test_booklet_page_order_folds_into_reading_order(pages):
+    """Fold the printed stack: page p (from 0) of n sits on sheet min(p, n-1-p) // 2, on the
+    front's right / back's left in the first half of the book, and the mirror in the second."""
+    sides = page_order(pages)
+    n = len(sides) * 2
+    assert n % 4 == 0 and 0 <= n - pages < 4
+    placed = [p for side in sides for p in side if p is not None]
+    assert sorted(placed) == list(range(pages))
+    for p in range(pages):
+        q = min(p, n - 1 - p)
+        front, back = sides[2 * (q // 2)], sides[2 * (q // 2) + 1]
+        if p < n // 2:
+            assert (front[1] if q % 2 == 0 else back[0]) == p
+        else:
+            assert (front[0] if q % 2 == 0 else back[1]) == p
+
+
+def test_booklet_pdf_puts_each_page_in_its_place(tmp_path):
+    mini(tmp_path)
+    results = build(tmp_path, booklet=True)
+    booklet = results["rulebook"].path.parent / "rulebook-booklet.pdf"
+    pdf = pdfium.PdfDocument(str(booklet))
+    w, h = pdf[0].get_size()
+    assert (round(w), round(h)) == (792, 612)               # Letter, landscape: two half-letter pages
+    sides = page_order(_half_pages(tmp_path))
+    assert len(pdf) == len(sides)
+    for i, (left, right) in enumerate(sides):
+        tp = pdf[i].get_textpage()
+        for half, index in ((0, left), (1, right)):
+            text = tp.get_text_bounded(half * w / 2, 0, (half + 1) * w / 2, 40)   # the footer strip
+            if index is None or index == 0:                 # blank pages and the title page: no number
+                assert not re.search(r"\b\d+\b", text), (i, half, text)
+            else:
+                assert str(index + 1) in text.split(), (i, half, index, text)
+
+
+def _half_pages(tmp_path) -> int:
+    """How many pages the rules take on half-letter: the booklet's halves that hold text."""
+    booklet = tmp_path / "out" / "mini" / "rulebook-booklet.pdf"
+    pdf = pdfium.PdfDocument(str(booklet))
+    w, h = pdf[0].get_size()
+    count = 0
+    for i in range(len(pdf)):
+        tp = pdf[i].get_textpage()
+        for half in (0, 1):
+            text = tp.get_text_bounded(half * w / 2, 0, (half + 1) * w / 2, h)
+            count += bool(text.strip())
+    return count
+
+
+@pytest.mark.parametrize("change, line, message", [
+    ("{{ decks.deck.count }}", "{{ card('deck', 'Knigth').count }}", "deck 'deck' has no card 'Knigth' (did you mean 'Knight'?)"),
+    ("{{ decks.deck.count }}", "{{ decks.dek.count }}", "the game has no deck 'dek' (did you mean 'deck'?)"),
+    ("where(role='Fighter')", "where(rol='Fighter')", "deck 'deck' has no field 'rol' (did you mean 'role'?)"),
+    ("<card:deck/Knight>", "<card:deck/Night>", "deck 'deck' has no card 'Night' (did you mean 'Knight'?)"),
+    ("<back:deck/Knight>", "<board:map>", "the game has no board 'map'"),
+    ("{{ decks.deck.count }}", "{{ decks.deck.count ", "template syntax"),
+])
+def test_a_reference_to_something_the_game_lacks_is_a_located_error(tmp_path, change, line, message):
+    assert change in RULES
+    mini(tmp_path, RULES.replace(change, line, 1))
+    with pytest.raises(InputError) as err:
+        build(tmp_path)
+    problem, = err.value.problems
+    source_line = next(i for i, text in enumerate(RULES.replace(change, line, 1).splitlines(), 1) if line in text)
+    assert str(problem.path).endswith("rulebook.md") and problem.line == source_line
+    assert message in problem.message
+    assert not (tmp_path / "out" / "mini").exists() or not any((tmp_path / "out" / "mini").iterdir())
+
+
+def test_front_matter_keys_are_checked(tmp_path):
+    mini(tmp_path, RULES.replace("players: 1-3", "player: 1-3"))
+    with pytest.raises(InputError) as err:
+        build(tmp_path)
+    problem, = err.value.problems
+    assert problem.line == 4 and "did you mean 'players'" in problem.message
+
+
+def test_a_game_without_a_rulebook_builds_as_before(tmp_path):
+    folder = mini(tmp_path)
+    (folder / "rulebook.md").unlink()
+    results = build(tmp_path)
+    assert "rulebook" not in results and not (tmp_path / "out" / "mini" / "rulebook.pdf").exists()
