@@ -83,11 +83,9 @@ def build_game(project: Project, game_id: str, options: Options) -> list[DeckRes
     return build_loaded(load(project, game_id), options)
 
 
-def build_loaded(game: GameSource, options: Options) -> list[DeckResult]:
-    """Build every deck of an already loaded game. Each PDF is written to a temporary file;
-    all are renamed into place only when every deck has been drawn, so a problem found in
-    the last deck leaves no new file behind."""
-    game_id = game.id
+def _prepare(game: GameSource, options: Options):
+    """Everything drawing needs, with every template checked first: the shared resources and
+    icons, each deck's layouter and cards, each board's layouter and card."""
     numbers = assign_numbers(game)
     res = Resources(game)
     exprs = Expressions()
@@ -111,6 +109,28 @@ def build_loaded(game: GameSource, options: Options) -> list[DeckResult]:
         for name in filter(None, (board.board.template, board.board.back)):
             layouter.warnings += check_template(game, deck, game.templates[name], exprs.env, common=False)
         boards.append((board, layouter, card))
+    return res, icons, plans, boards
+
+
+def check_rulebook(game: GameSource) -> bool:
+    """Run the game's rulebook source as far as a build would short of writing the PDF: its
+    expressions, its Markdown and every figure it names. Raises InputError on a broken
+    reference; returns whether the game has a rulebook."""
+    from .rulebook import check
+    from .rulebook.figures import Components
+
+    res, icons, plans, boards = _prepare(game, Options())
+    components = Components(game, {d.id: (lay, cards) for d, lay, cards in plans},
+                            {b.id: (lay, card) for b, lay, card in boards}, icons, res.converted)
+    return check(game, components, {d.id: cards for d, _, cards in plans}, game.game.paper)
+
+
+def build_loaded(game: GameSource, options: Options) -> list[DeckResult]:
+    """Build every deck of an already loaded game. Each PDF is written to a temporary file;
+    all are renamed into place only when every deck has been drawn, so a problem found in
+    the last deck leaves no new file behind."""
+    game_id = game.id
+    res, icons, plans, boards = _prepare(game, options)
     outdir = options.out / game_id
     results, written = [], []
     try:
@@ -175,7 +195,14 @@ def _build_rulebook(game: GameSource, plans, boards, icons, res, outdir: Path, o
         raise _unwritable(outdir / "rulebook.pdf", exc) from None
     result, written = made
     pages = result.pages
-    results.append(DeckResult("rulebook", result.path, 0, 0, pages, 0, []))
+    rulebook = DeckResult("rulebook", result.path, 0, 0, pages, 0, result.warnings)
+    try:
+        _refuse_if_strict(rulebook, options)
+    except InputError:
+        for tmp, _ in written:
+            _remove(tmp)
+        raise
+    results.append(rulebook)
     options.progress(f"  wrote {result.path}: {pages} pages" +
                      (f"; booklet {result.booklet}: {result.sheets} sheets, print duplex flipped on the short "
                       "edge, fold and staple" if result.booklet else ""))

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from . import __version__
-from .build import Options, Project, build_loaded, games, load
+from .build import Options, Project, build_loaded, check_rulebook, games, load
 from .errors import InputError
 from .expand import assign_numbers, expand
 from .rules import check_game
@@ -111,7 +111,9 @@ def check(project: Project, game, fmt, strict):
     reports = []
     try:
         for name in _selected(project, game):
-            reports.append(check_game(load(project, name)))
+            source = load(project, name)
+            reports.append(check_game(source))
+            check_rulebook(source)      # a rulebook naming what the game lacks is bad input
     except InputError as exc:
         # once: as annotations or JSON for a machine, else as text for a person
         if fmt == "github":

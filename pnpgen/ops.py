@@ -100,3 +100,4 @@ class Group:
 
     transform: tuple  # (a, b, c, d, e, f): x' = a*x + c*y + e, y' = b*x + d*y + f
     body: tuple
+    clip: tuple | None = None   # (x, y, w, h) in the group's frame: draw only inside it

@@ -103,6 +103,11 @@ class Painter:
                 a, b, cc, d, e, f = op.transform
                 c.saveState()
                 c.transform(a, -b, -cc, d, e * MM, (card_h - f) * MM)
+                if op.clip:
+                    x, y, w, h = op.clip
+                    p = c.beginPath()
+                    p.rect(x * MM, -(y + h) * MM, w * MM, h * MM)
+                    c.clipPath(p, stroke=0, fill=0)
                 self._draw(op.body, 0.0)
                 c.restoreState()
 

@@ -282,3 +282,67 @@ def test_a_game_without_a_rulebook_builds_as_before(tmp_path):
     (folder / "rulebook.md").unlink()
     results = build(tmp_path)
     assert "rulebook" not in results and not (tmp_path / "out" / "mini" / "rulebook.pdf").exists()
+
+
+def test_check_catches_a_broken_rulebook_reference_for_ci(tmp_path):
+    from click.testing import CliRunner
+
+    from pnpgen.cli import main
+
+    mini(tmp_path, RULES.replace("<card:deck/Knight>", "<card:deck/Night>"))
+    run = CliRunner().invoke(main, ["--root", str(tmp_path), "check", "--format", "github"])
+    assert run.exit_code == 2
+    assert "::error file=" in run.output and "rulebook.md,line=" in run.output and "Night" in run.output
+    assert not (tmp_path / "out").exists()
+
+
+def test_a4_paper_gives_an_a4_rulebook_and_an_a5_booklet(tmp_path):
+    mini(tmp_path)
+    path = build(tmp_path, paper="a4", booklet=True)["rulebook"].path
+    page = PdfReader(path).pages[0].mediabox
+    assert (round(float(page.width), 1), round(float(page.height), 1)) == (595.3, 841.9)
+    sheet = PdfReader(path.parent / "rulebook-booklet.pdf").pages[0].mediabox
+    assert (round(float(sheet.width), 1), round(float(sheet.height), 1)) == (841.9, 595.3)
+
+
+def test_a_spread_joins_cards_edge_to_edge_each_cut_at_its_trim(tmp_path):
+    mini(tmp_path, "# Table\n\n![Two backs and a face](<spread:deck/Knight,Cleric;Squire?face=back&width=60>)\n")
+    path = build(tmp_path)["rulebook"].path
+    pdf = pdfium.PdfDocument(str(path))
+    image = pdf[2].render(scale=2).to_pil().convert("RGB")
+    back = (0x6a, 0x2a, 0x2a)
+    pixels = [(x, y) for x in range(image.width) for y in range(0, image.height, 2)
+              if image.getpixel((x, y)) == back]
+    assert pixels
+    xs, ys = sorted(p[0] for p in pixels), sorted(p[1] for p in pixels)
+    # two poker backs side by side over one: 60 mm wide, 2 x 88.9 x 60 / 127 mm tall
+    width_mm = (xs[-1] - xs[0] + 1) / 2 * 25.4 / 72
+    height_mm = (ys[-1] - ys[0] + 2) / 2 * 25.4 / 72
+    # the lower right quarter is empty: the spread's second row holds one card
+    quarter = [(x, y) for x, y in pixels if x > (xs[0] + xs[-1]) / 2 + 4 and y > (ys[0] + ys[-1]) / 2 + 4]
+    assert not quarter
+    assert abs(width_mm - 60) < 1.5 and abs(height_mm - 60 * 2 * 88.9 / 127) < 1.5
+    assert (0x2a, 0x6f, 0x3a) not in {image.getpixel((x, y)) for x in range(0, image.width, 3)
+                                      for y in range(0, image.height, 3)}   # backs only: no face
+
+
+def test_cover_figures_come_from_the_front_matter_and_are_checked(tmp_path):
+    mini(tmp_path, RULES.replace("players: 1-3", "players: 1-3\ncover: ['card:deck/Cleric']"))
+    text = page_texts(build(tmp_path)["rulebook"].path)[0]
+    assert "Cleric" in text and "Knight" not in text
+    mini(tmp_path, RULES.replace("players: 1-3", "players: 1-3\ncover: ['card:deck/Clerc']"))
+    with pytest.raises(InputError) as err:
+        build(tmp_path)
+    problem, = err.value.problems
+    assert problem.line == 5 and "did you mean 'Cleric'" in problem.message
+
+
+def test_a_character_no_font_has_is_a_located_warning_and_an_error_under_strict(tmp_path):
+    mini(tmp_path, RULES.replace("# Play", "# Play \U0001F40A"))
+    line = next(i for i, t in enumerate(RULES.splitlines(), 1) if t == "# Play")
+    warnings = build(tmp_path)["rulebook"].warnings
+    assert [(w.line, "U+1F40A" in w.message) for w in warnings] == [(line, True)]
+    with pytest.raises(InputError) as err:
+        build(tmp_path, strict=True)
+    assert "U+1F40A" in str(err.value) and "--strict" in str(err.value)
+    assert not list((tmp_path / "out" / "mini").glob(".*.part"))     # no temporary file left behind

@@ -4,6 +4,6 @@ data) to `out/<game>/rulebook.pdf`, with figures drawn by the code that prints t
 source (front matter, expressions, line map) -> markdown (flowables) -> document (pages);
 figures resolves component addresses; booklet imposes pages for saddle stitching."""
 
-from .build import RulebookResult, write_rulebook
+from .build import RulebookResult, check, write_rulebook
 
-__all__ = ["RulebookResult", "write_rulebook"]
+__all__ = ["RulebookResult", "check", "write_rulebook"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import presets
@@ -15,6 +15,8 @@ from ..game import GameSource
 from . import booklet, document, source
 from .facts import Facts
 from .figures import Components
+from .markdown import Story
+from .styles import FACES, Styles
 
 HALF = {"letter": (139.7, 215.9), "a4": (148.5, 210.0)}
 """The booklet page for each paper: half the sheet, turned upright."""
@@ -24,8 +26,23 @@ HALF = {"letter": (139.7, 215.9), "a4": (148.5, 210.0)}
 class RulebookResult:
     path: Path
     pages: int
+    warnings: list = field(default_factory=list)
     booklet: Path | None = None
     sheets: int = 0            # booklet sheets (each printed both sides)
+
+
+def check(game: GameSource, components: Components, printed: dict, paper: str) -> bool:
+    """Load the rulebook and build its story without writing it: every expression, figure and
+    reference is checked. Returns False when the game has no rulebook."""
+    path = source.find(game.root)
+    if path is None:
+        return False
+    src = source.load(path, game.rel(path), Facts(game, printed))
+    page = document.PageSpec.for_paper(presets.papers()[paper])
+    styles = Styles(src.front.language)
+    document.title_page(src, game.game.title, components, styles, page)
+    Story(src, styles, components, page.column_width * document.MM, page.body_height * document.MM).build()
+    return True
 
 
 def write_rulebook(game: GameSource, components: Components, printed: dict, paper: str, outdir: Path,
@@ -45,7 +62,7 @@ def write_rulebook(game: GameSource, components: Components, printed: dict, pape
         page = document.PageSpec.for_paper(presets.papers()[paper])
         pages = document.write(tmp, src, game.game.title, components, page, subject)
         os.chmod(tmp, 0o644)
-        result = RulebookResult(target, pages)
+        result = RulebookResult(target, pages, src.missing_glyphs(list(FACES)))
         if want_booklet or src.front.booklet:
             half = tempfile.mkstemp(prefix=".rulebook-half.", suffix=".pdf.part", dir=outdir)
             os.close(half[0])

@@ -11,6 +11,8 @@ from reportlab.platypus.tableofcontents import TableOfContents
 from xml.sax.saxutils import escape
 
 from ..render import MM
+from ..errors import InputError
+from .facts import RefError
 from .figures import Components
 from .markdown import Heading, Story
 from .source import Source
@@ -94,7 +96,7 @@ def write(path: str, source: Source, game_title: str, components: Components, pa
     styles = Styles(fm.language)
     title = fm.title or game_title
     doc = RulebookDoc(path, page, f"{title} - Rules", subject, styles)
-    story = _title_page(source, title, components, styles, page)
+    story = title_page(source, title, components, styles, page)
     if fm.contents:
         toc = TableOfContents(levelStyles=styles.toc, dotsMinLevel=0, tableStyle=styles.toc_table)
         story += [NextPageTemplate("single"), PageBreak(), Paragraph("Contents", styles.toc_title), toc]
@@ -104,7 +106,7 @@ def write(path: str, source: Source, game_title: str, components: Components, pa
     return doc.page
 
 
-def _title_page(source: Source, title: str, components: Components, styles: Styles, page: PageSpec) -> list:
+def title_page(source: Source, title: str, components: Components, styles: Styles, page: PageSpec) -> list:
     fm = source.front
     out = [Spacer(1, page.height * MM * 0.12), Paragraph(escape(title), styles.title)]
     if fm.subtitle:
@@ -118,10 +120,15 @@ def _title_page(source: Source, title: str, components: Components, styles: Styl
         facts.append(f"ages {fm.ages}")
     if facts:
         out.append(Paragraph(escape("  ·  ".join(facts)), styles.facts))
-    cover = _cover(components)
+    cover = _cover(components) if fm.cover is None else fm.cover
     if cover:
-        out += [Spacer(1, 10), Story(source, styles, components, (page.width - 2 * page.margin) * MM,
-                                     page.body_height * MM * 0.55).figure_row(cover)]
+        story = Story(source, styles, components, (page.width - 2 * page.margin) * MM, page.body_height * MM * 0.55)
+        try:
+            out += [Spacer(1, 10), story.figure_row(cover)]
+        except RefError as exc:
+            line = source.front_doc.line(("cover",)) if source.front_doc else None
+            raise InputError.at(source.path, line, f"cover: {exc}; the rulebook may only draw what the game has") \
+                from None
     out.append(Spacer(1, 16))
     if fm.credit:
         out.append(Paragraph(escape(fm.credit), styles.credit))

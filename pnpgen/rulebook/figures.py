@@ -20,8 +20,9 @@ from ..layout import Layouter
 from ..render import MM, Painter
 from .facts import NAME_FIELDS, RefError
 
-SCHEMES = ("card", "back", "board")
-OPTIONS = ("width", "side", "region")
+SCHEMES = ("card", "back", "board", "spread")
+OPTIONS = ("width", "side", "region", "face", "gap")
+MAX_SPREAD = 64          # cards in one spread
 MAX_FIGURE_MM = 2000
 
 
@@ -62,19 +63,49 @@ class Components:
             return self._board(unquote(path), options, width)
         if "side" in options or "region" in options:
             raise RefError("side= and region= are for boards; a card figure takes width=")
+        if scheme == "spread":
+            return self._spread(unquote(path), options, width)
+        if "face" in options or "gap" in options:
+            raise RefError("face= and gap= are for spreads (spread:DECK/A,B;C,D)")
         deck_id, _, name = unquote(path).partition("/")
         if not name:
             raise RefError(f"'{address}': write {scheme}:DECK/NAME, e.g. {scheme}:common/{name or 'Hive'}")
         layouter, card = self._card(deck_id, name)
         size = layouter.game.templates[card.front].template.size or layouter.deck.size
         shape = layouter.game.templates[card.front].template.shape
-        if scheme == "back":
-            if card.back is None:
-                raise RefError(f"card '{name}' of deck '{deck_id}' has no back")
-            body = layouter.layout(card if card.unique_back else None, card.back)
-        else:
-            body = layouter.layout(card, card.front)
+        body = self._face(layouter, card, scheme == "back", name, deck_id)
         return Art(_inline(body, layouter.forms), (0, 0) + tuple(size), shape, width)
+
+    def _face(self, layouter: Layouter, card: PrintCard, back: bool, name: str, deck_id: str) -> list:
+        if not back:
+            return layouter.layout(card, card.front)
+        if card.back is None:
+            raise RefError(f"card '{name}' of deck '{deck_id}' has no back")
+        return layouter.layout(card if card.unique_back else None, card.back)
+
+    def _spread(self, path: str, options: dict, width: float | None) -> Art:
+        """Cards laid side by side in rows (`;` between rows, `,` between cards): a stretch of
+        the table, e.g. map tiles joined into a swamp. Each card is cut at its trim."""
+        deck_id, _, names = path.partition("/")
+        rows = [[n.strip() for n in row.split(",") if n.strip()] for row in names.split(";")]
+        rows = [r for r in rows if r]
+        if not rows:
+            raise RefError(f"'spread:{path}': write spread:DECK/A,B;C,D (rows split by ';', cards by ',')")
+        if sum(len(r) for r in rows) > MAX_SPREAD:
+            raise RefError(f"a spread shows at most {MAX_SPREAD} cards")
+        face = options.get("face", "front")
+        if face not in ("front", "back"):
+            raise RefError(f"face={face}: a spread shows each card's front or back")
+        gap = _number(options, "gap", allow_zero=True) or 0.0
+        body, w, h = [], 0.0, 0.0
+        for r, row in enumerate(rows):
+            for c, name in enumerate(row):
+                layouter, card = self._card(deck_id, name)
+                w, h = layouter.game.templates[card.front].template.size or layouter.deck.size
+                face_ops = _inline(self._face(layouter, card, face == "back", name, deck_id), layouter.forms)
+                body.append(ops.Group((1, 0, 0, 1, c * (w + gap), r * (h + gap)), tuple(face_ops), (0, 0, w, h)))
+        cols = max(len(r) for r in rows)
+        return Art(body, (0, 0, cols * w + (cols - 1) * gap, len(rows) * h + (len(rows) - 1) * gap), "none", width)
 
     def _card(self, deck_id: str, name: str) -> tuple[Layouter, PrintCard]:
         if deck_id not in self.decks:
@@ -128,14 +159,14 @@ class Components:
         return Art([ops.Image(key, 0, 0, w, h, None)], (0, 0, w, h), "none", None)
 
 
-def _number(options: dict, key: str) -> float | None:
+def _number(options: dict, key: str, allow_zero: bool = False) -> float | None:
     if key not in options:
         return None
     try:
         value = float(options[key])
     except ValueError:
         value = -1
-    if not 0 < value <= MAX_FIGURE_MM:
+    if not (0 <= value if allow_zero else 0 < value) or value > MAX_FIGURE_MM:
         raise RefError(f"{key}={options[key]}: give a width in mm, more than 0 and at most {MAX_FIGURE_MM}")
     return value
 
@@ -148,7 +179,7 @@ def _inline(body, forms: dict) -> list:
         if type(op) is ops.Form and op.name in forms:
             out += _inline(forms[op.name].body, forms)
         elif type(op) is ops.Group:
-            out.append(ops.Group(op.transform, tuple(_inline(op.body, forms))))
+            out.append(ops.Group(op.transform, tuple(_inline(op.body, forms)), op.clip))
         else:
             out.append(op)
     return out

@@ -15,7 +15,9 @@ from jinja2 import TemplateError, TemplateSyntaxError, UndefinedError
 from pydantic import Field
 
 from .. import yamlsrc
-from ..errors import InputError
+from reportlab.pdfbase import pdfmetrics
+
+from ..errors import InputError, Notice
 from ..expr import environment
 from ..schema import Schema
 from .facts import Facts, RefError
@@ -43,6 +45,9 @@ class FrontMatter(Schema):
     """Also write rulebook-booklet.pdf (as `pnpgen build --booklet` does)."""
     contents: bool = True
     """Print a table of contents after the title page."""
+    cover: list[str] | None = Field(None, max_length=12)
+    """Figures on the title page, as figure addresses (card:common/Hive, spread:...); default:
+    the first three cards of the first card deck; [] for none."""
     language: Literal["en_US", "en_GB", "de_DE", "fr_FR", "es_ES", "it_IT", "nl_NL"] = "en_US"
     """Language of the text, for hyphenation."""
 
@@ -55,6 +60,7 @@ class Source:
     front: FrontMatter
     markdown: str
     lines: list[int]        # lines[i]: the source line of Markdown line i (0-based), 1-based
+    front_doc: yamlsrc.Doc | None = None   # the front matter, for the line of a key
 
     def line(self, md_line: int | None) -> int | None:
         if md_line is None or not self.lines:
@@ -63,6 +69,19 @@ class Source:
 
     def error(self, md_line: int | None, message: str) -> InputError:
         return InputError.at(self.path, self.line(md_line), message)
+
+    def missing_glyphs(self, faces: list[str]) -> list[Notice]:
+        """A warning (an error under --strict) for each line that holds a character one of
+        the rulebook's faces lacks: it would print as an empty box."""
+        covers = [frozenset(pdfmetrics.getFont(f).face.charToGlyph) for f in faces]
+        notes = []
+        for i, text in enumerate(self.markdown.split("\n")):
+            lacking = sorted({ch for ch in text if not ch.isspace() and any(ord(ch) not in c for c in covers)})
+            if lacking:
+                shown = ", ".join(f"'{ch}' (U+{ord(ch):04X})" for ch in lacking[:5])
+                notes.append(Notice(self.path, self.line(i), f"no rulebook font has {shown}: it would print as "
+                                    "an empty box; use another character", True))
+        return notes
 
 
 def find(root: Path) -> Path | None:
@@ -80,16 +99,16 @@ def load(path: Path, shown, facts: Facts) -> Source:
     except OSError as exc:
         raise InputError.at(shown, None, f"cannot read the rulebook: {exc.strerror}") from None
     text = text.replace("\r\n", "\n")
-    front, body, first = _split(text, shown)
+    front, doc, body, first = _split(text, shown)
     markdown = render(body, shown, first, facts)
-    return Source(Path(str(shown)), front, markdown, _line_map(body, markdown, first))
+    return Source(Path(str(shown)), front, markdown, _line_map(body, markdown, first), doc)
 
 
-def _split(text: str, shown) -> tuple[FrontMatter, str, int]:
+def _split(text: str, shown) -> tuple[FrontMatter, yamlsrc.Doc | None, str, int]:
     """Front matter and body; `first` is the source line (1-based) the body starts on."""
     lines = text.split("\n")
     if not lines or lines[0].strip() != "---":
-        return FrontMatter(), text, 1
+        return FrontMatter(), None, text, 1
     for i in range(1, len(lines)):
         if lines[i].strip() in ("---", "..."):
             doc = yamlsrc.loads("\n" + "\n".join(lines[1:i]) + "\n", shown)
@@ -98,7 +117,7 @@ def _split(text: str, shown) -> tuple[FrontMatter, str, int]:
             if not isinstance(doc.data, dict):
                 raise InputError.at(shown, 2, "the front matter must be a mapping of keys to values (title: ...)")
             from ..schema import validate
-            return validate(FrontMatter, doc), "\n".join(lines[i + 1:]), i + 2
+            return validate(FrontMatter, doc), doc, "\n".join(lines[i + 1:]), i + 2
     raise InputError.at(shown, 1, "the front matter that starts here has no closing '---' line; add one "
                         "after its last key")
 
