@@ -164,7 +164,7 @@ def boards(repeat=3):
             times = []
             for _ in range(repeat):
                 start = time.perf_counter()
-                build_loaded(game, Options(out=Path(tmp), seed=7))
+                build_loaded(game, Options(out=Path(tmp), seed=7, rulebook=False))
                 times.append(time.perf_counter() - start)
         print(f"{cols:>4} x {rows:<3} {cols * rows:>6} {min(times):>8.2f}")
     with tempfile.TemporaryDirectory() as tmp:
@@ -172,6 +172,32 @@ def boards(repeat=3):
     print(f"every bundled game (pnpgen build): {t:.2f} s, {mem:.0f} MB peak")
 
 
+def rulebooks(repeat=3):
+    """Seconds to lay out and write each bundled rulebook (and its booklet), in process,
+    once the game's decks are prepared (as a build has them)."""
+    from pnpgen.build import Options, Project, _build_rulebook, _prepare, load
+    from pnpgen.rulebook.source import find
+    root = Path(__file__).resolve().parent.parent
+    print(f"{'rulebook':>16} {'pages':>6} {'seconds':>8} {'+booklet':>9}")
+    for game_id in sorted(p.name for p in (root / "cards").iterdir() if find(p)):
+        game = load(Project(root), game_id)
+        res, icons, plans, boards_ = _prepare(game, Options())
+        row = []
+        for booklet in (False, True):
+            with tempfile.TemporaryDirectory() as tmp:
+                times, results = [], []
+                for _ in range(repeat):
+                    results.clear()
+                    start = time.perf_counter()
+                    for tmpfile, _target in _build_rulebook(game, plans, boards_, icons, res, Path(tmp),
+                                                            Options(out=Path(tmp), booklet=booklet), results):
+                        Path(tmpfile).unlink()
+                    times.append(time.perf_counter() - start)
+                row.append((min(times), results[0].pages))
+        print(f"{game_id:>16} {row[0][1]:>6} {row[0][0]:>8.2f} {row[1][0]:>9.2f}")
+
+
 if __name__ == "__main__":
     main([int(a) for a in sys.argv[1:]] or [1000, 10000])
     boards()
+    rulebooks()

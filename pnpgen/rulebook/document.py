@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from reportlab.pdfbase import pdfmetrics
+from reportlab.platypus import KeepInFrame
 from reportlab.platypus import BaseDocTemplate, Frame, NextPageTemplate, PageBreak, PageTemplate, Paragraph, Spacer
 from reportlab.platypus.tableofcontents import TableOfContents
 from xml.sax.saxutils import escape
@@ -69,17 +71,28 @@ class RulebookDoc(BaseDocTemplate):
                                PageTemplate("body", columns, onPage=self._footer)])
 
     def _footer(self, canv, doc):
+        """The page number on the outer edge (left on even pages, right on odd ones, as in a
+        bound book) and the title on the inner edge."""
         font, size = self.styles.footer
+        left, right = self.spec.margin * MM, (self.spec.width - self.spec.margin) * MM
+        y = self.spec.margin * MM - 1 * MM
+        title = self.book_title
+        room = (right - left) * 0.7
+        while title and pdfmetrics.stringWidth(title, font, size) > room:
+            title = title[:-2].rstrip() + "…"
         canv.saveState()
         canv.setFont(font, size)
         canv.setFillColor(self.styles.accent)
-        y = self.spec.margin * MM - 1 * MM
-        canv.drawCentredString(self.spec.width * MM / 2, y, str(doc.page))
-        canv.setFillGray(0.45)
-        if doc.page % 2 == 0:
-            canv.drawString(self.spec.margin * MM, y, self.book_title)
+        even = doc.page % 2 == 0
+        if even:
+            canv.drawString(left, y, str(doc.page))
         else:
-            canv.drawRightString((self.spec.width - self.spec.margin) * MM, y, self.book_title)
+            canv.drawRightString(right, y, str(doc.page))
+        canv.setFillGray(0.45)
+        if even:
+            canv.drawRightString(right, y, title)
+        else:
+            canv.drawString(left, y, title)
         canv.restoreState()
 
     def afterFlowable(self, flowable):
@@ -96,7 +109,8 @@ def write(path: str, source: Source, game_title: str, components: Components, pa
     styles = Styles(fm.language)
     title = fm.title or game_title
     doc = RulebookDoc(path, page, f"{title} - Rules", subject, styles)
-    story = title_page(source, title, components, styles, page)
+    frame_w, frame_h = (page.width - 2 * page.margin) * MM, page.body_height * MM
+    story = [KeepInFrame(frame_w, frame_h, title_page(source, title, components, styles, page), mode="shrink")]
     if fm.contents:
         toc = TableOfContents(levelStyles=styles.toc, dotsMinLevel=0, tableStyle=styles.toc_table)
         story += [NextPageTemplate("single"), PageBreak(), Paragraph("Contents", styles.toc_title), toc]

@@ -74,7 +74,9 @@ class Story:
             inner = self.blocks(node.children, width - 14, self.st.aside)
             return [Table([[inner]], colWidths=[width - 14], style=self.st.aside_table, hAlign="RIGHT"), Spacer(1, 5)]
         if t.startswith("container_"):
-            return [Spacer(1, 2), self.callout(node, t.removeprefix("container_"), width), Spacer(1, 7)]
+            # a box that fits a column is never split; a longer one splits inside its row
+            return [Spacer(1, 2), KeepTogether([self.callout(node, t.removeprefix("container_"), width)]),
+                    Spacer(1, 7)]
         if t == "hr":
             return [PageBreak()]
         if t in ("code_block", "fence"):
@@ -158,9 +160,9 @@ class Story:
 
     def figure_row(self, addresses: list[str]) -> Flowable:
         """Figures without captions, side by side (the title page's cover)."""
-        return self._row([(self.components.resolve(a), "") for a in addresses], self.width)
+        return self._row([(self.components.resolve(a), "") for a in addresses], self.width, keep=False)
 
-    def _row(self, arts, width: float) -> Flowable:
+    def _row(self, arts, width: float, keep: bool = True) -> Flowable:
         gaps = FIGURE_GAP * (len(arts) - 1)
         room = width / MM - gaps
         natural = [a.width or (min(a.view[2], room) if a.shape == "none" else a.view[2]) for a, _ in arts]
@@ -176,7 +178,7 @@ class Story:
         cols[-1] -= FIGURE_GAP * MM
         cols = [max(c, 20 * MM) for c in cols]
         table = Table([figs, caps], colWidths=cols, style=self.st.figure_table, hAlign="CENTER")
-        return KeepTogether([Spacer(1, 4), table, Spacer(1, 6)])
+        return KeepTogether([Spacer(1, 4), table, Spacer(1, 6)]) if keep else table
 
     # --- inline ---------------------------------------------------------------------------
     def inline(self, node) -> str:
