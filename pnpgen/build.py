@@ -56,6 +56,7 @@ class Options:
     poster: str | None = None    # boards whole on one page of this paper (tabloid, a3, a2, a1)
     booklet: bool = False        # also impose the rulebook as a saddle-stitched booklet
     rulebook: bool = True        # write the rulebook when the game has one
+    lenient_rulebook: bool = False   # a rulebook naming what the game lacks is skipped with a warning
     progress: Callable[[str], None] = lambda message: None
 
 
@@ -188,6 +189,13 @@ def _build_rulebook(game: GameSource, plans, boards, icons, res, outdir: Path, o
     try:
         made = write_rulebook(game, components, {d.id: cards for d, _, cards in plans}, paper, outdir,
                               lambda name: _temp_pdf(outdir, name), options.booklet)
+    except InputError as exc:
+        if not options.lenient_rulebook:
+            raise
+        # --no-check: the decks are built; a rulebook that names what they lack is not
+        results.append(DeckResult("rulebook", outdir / "rulebook.pdf", 0, 0, 0, 0, [
+            Notice(p.path, p.line, f"{p.message} (rulebook not written)") for p in exc.problems]))
+        return []
     except PlatypusError as exc:
         raise InputError.at(game.rel(find(game.root)), None, f"a block of the rulebook cannot be laid out "
                             f"({str(exc).splitlines()[0][:200]}); split a long table or call-out") from None

@@ -12,7 +12,7 @@ from . import __version__
 from .build import Options, Project, build_loaded, check_rulebook, games, load
 from .errors import InputError
 from .expand import assign_numbers, expand
-from .rules import check_game
+from .rules import Violation, check_game
 
 
 def _fail(exc: InputError):
@@ -65,7 +65,7 @@ def build(project: Project, game, out, paper, flip, no_check, strict, seed, post
     is not built (exit status 1) unless --no-check is given."""
     talk = not quiet and sys.stderr.isatty()
     options = Options(out=out or project.root / "out", paper=paper, flip=flip, strict=strict, seed=seed,
-                      poster=poster, booklet=booklet,
+                      poster=poster, booklet=booklet, lenient_rulebook=no_check,
                       progress=(lambda m: click.echo(f"  {m}", err=True)) if talk else (lambda m: None))
     failed = broken = False
     for name in _selected(project, game):
@@ -112,8 +112,9 @@ def check(project: Project, game, fmt, strict):
     try:
         for name in _selected(project, game):
             source = load(project, name)
-            reports.append(check_game(source))
-            check_rulebook(source)      # a rulebook naming what the game lacks is bad input
+            report = check_game(source)
+            report.violations += _rulebook_violations(source)
+            reports.append(report)
     except InputError as exc:
         # once: as annotations or JSON for a machine, else as text for a person
         if fmt == "github":
@@ -144,6 +145,20 @@ def check(project: Project, game, fmt, strict):
                 click.echo(str(v))
         click.echo(summary)
     sys.exit(1 if errors or (strict and warnings) else 0)
+
+
+def _rulebook_violations(source) -> list[Violation]:
+    """A rulebook that names a card, deck or board the game lacks disagrees with the data:
+    a rule error like any other, at its line (other bad input still stops the check)."""
+    try:
+        check_rulebook(source)
+    except InputError as exc:
+        mine = [p for p in exc.problems if str(p.path).endswith("rulebook.md")]
+        if len(mine) != len(exc.problems):
+            raise
+        return [Violation(source.id, "rulebook", "rulebook", "error", p.message, str(p.path), p.line)
+                for p in mine]
+    return []
 
 
 def _annotation(level: str, path: str, line, title: str, message: str) -> str:

@@ -5,6 +5,7 @@ saddle-stitch page order."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_raw
@@ -165,7 +166,9 @@ def test_pages_are_numbered_and_the_contents_point_at_them(tmp_path):
 
 
 def test_no_heading_is_left_at_the_foot_of_a_column(tmp_path):
-    headings = "\n\n".join(f"## Heading {i}\n\n{LOREM * (1 + i % 4)}" for i in range(40))
+    # every third heading is followed straight by a call-out box rather than by text
+    headings = "\n\n".join(f"## Heading {i}\n\n" + (f"::: note Box {i}\n{LOREM * 2}\n:::\n\n" if i % 3 == 0 else "")
+                           + LOREM * (1 + i % 4) for i in range(40))
     mini(tmp_path, "# Rules\n\n" + headings)
     path = build(tmp_path)["rulebook"].path
     pdf = pdfium.PdfDocument(str(path))
@@ -291,7 +294,7 @@ def test_check_catches_a_broken_rulebook_reference_for_ci(tmp_path):
 
     mini(tmp_path, RULES.replace("<card:deck/Knight>", "<card:deck/Night>"))
     run = CliRunner().invoke(main, ["--root", str(tmp_path), "check", "--format", "github"])
-    assert run.exit_code == 2
+    assert run.exit_code == 1          # like a broken deck rule: the rulebook disagrees with the data
     assert "::error file=" in run.output and "rulebook.md,line=" in run.output and "Night" in run.output
     assert not (tmp_path / "out").exists()
 
@@ -338,7 +341,7 @@ def test_cover_figures_come_from_the_front_matter_and_are_checked(tmp_path):
 
 
 def test_a_character_no_font_has_is_a_located_warning_and_an_error_under_strict(tmp_path):
-    mini(tmp_path, RULES.replace("# Play", "# Play \U0001F40A"))
+    mini(tmp_path, RULES.replace("# Play", "# Play \U0001F40A \u2605"))   # a crocodile no face has; a star only sans has
     line = next(i for i, t in enumerate(RULES.splitlines(), 1) if t == "# Play")
     warnings = build(tmp_path)["rulebook"].warnings
     assert [(w.line, "U+1F40A" in w.message) for w in warnings] == [(line, True)]
@@ -346,3 +349,40 @@ def test_a_character_no_font_has_is_a_located_warning_and_an_error_under_strict(
         build(tmp_path, strict=True)
     assert "U+1F40A" in str(err.value) and "--strict" in str(err.value)
     assert not list((tmp_path / "out" / "mini").glob(".*.part"))     # no temporary file left behind
+
+
+def test_a_character_only_the_sans_face_has_is_set_in_it(tmp_path):
+    mini(tmp_path, "# Stars\n\nThe rarest counters carry a \u2605 and a \u2726.\n")
+    result = build(tmp_path)["rulebook"]
+    assert not result.warnings
+    pdf = pdfium.PdfDocument(str(result.path))
+    tp = pdf[2].get_textpage()
+    text = tp.get_text_range()
+    for star in ("\u2605", "\u2726"):
+        i = text.index(star)
+        assert pdfium_raw.FPDFText_GetFontSize(tp.raw, i) >= 9
+        box = tp.get_charbox(i)
+        assert box[2] - box[0] > 2      # drawn with a real glyph, not a zero-width gap
+
+
+BUNDLED = sorted(p.parent.name for p in (Path(__file__).resolve().parent.parent / "cards").glob("*/rulebook.md"))
+
+
+@pytest.mark.parametrize("game", BUNDLED)
+def test_each_bundled_rulebook_lists_the_components_the_kit_prints(built, project, game):
+    from pnpgen.build import load
+
+    result = next(r for r in built[game] if r.deck == "rulebook")
+    texts = page_texts(result.path)
+    assert len(texts) >= 4 and "Contents" in texts[1]
+    text = " ".join(" ".join(texts).split())
+    source = load(project, game)
+    for deck in source.decks:
+        count = sum(c.count for c in deck.cards)        # counted here, independently of the rulebook code
+        unit = ("piece" if deck.deck.pack else "card") + ("s" if count != 1 else "")
+        size = "" if deck.deck.pack else f" ({deck.size[0]:g} × {deck.size[1]:g} mm)"
+        assert f"{' '.join(deck.deck.name.split())}{size} {count} {unit}" in text, (game, deck.id)
+    for board in source.boards:
+        assert " ".join(board.board.name.split()) in text
+    assert "reconstructed for this" in text.lower()    # what the kit invents is credited as such
+    assert all(is_embedded(f) for f in fonts_of(PdfReader(result.path)))

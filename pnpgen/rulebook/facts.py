@@ -126,7 +126,7 @@ class Board:
     def __init__(self, source):
         b = source.board
         self.id, self.name = source.id, b.name
-        self.width, self.height = b.size
+        self.width, self.height = (int(v) if float(v).is_integer() else v for v in b.size)
         self.sides = 2 if b.back else 1
 
     def __str__(self):

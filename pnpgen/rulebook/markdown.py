@@ -67,16 +67,16 @@ class Story:
         if t == "paragraph":
             return self.paragraph(node, width, style or self.st.body)
         if t in ("bullet_list", "ordered_list"):
-            return [self.list(node, width), Spacer(1, 4)]
+            return [self.list(node, width, style), Spacer(1, 4)]
         if t == "table":
             return [self.table(node, width)]
         if t == "blockquote":
             inner = self.blocks(node.children, width - 14, self.st.aside)
             return [Table([[inner]], colWidths=[width - 14], style=self.st.aside_table, hAlign="RIGHT"), Spacer(1, 5)]
         if t.startswith("container_"):
-            # a box that fits a column is never split; a longer one splits inside its row
-            return [Spacer(1, 2), KeepTogether([self.callout(node, t.removeprefix("container_"), width)]),
-                    Spacer(1, 7)]
+            # a box that fits a column is never split; a longer one splits inside its row (no
+            # spacer before it: a heading keeps with the flowable right after it)
+            return [KeepTogether([self.callout(node, t.removeprefix("container_"), width)])]
         if t == "hr":
             return [PageBreak()]
         if t in ("code_block", "fence"):
@@ -104,11 +104,11 @@ class Story:
                                     "blank line before and after it)")
         return [Paragraph(self.inline(inline), style)] if inline is not None else []
 
-    def list(self, node, width: float) -> ListFlowable:
+    def list(self, node, width: float, style=None) -> ListFlowable:
         ordered = node.type == "ordered_list"
         items = []
         for item in node.children:
-            body = self.blocks(item.children, width - 14)
+            body = self.blocks(item.children, width - 14, style)
             items.append(ListItem(body or [Paragraph("", self.st.body)]))
         start = int(node.attrs.get("start", 1)) if ordered else None
         kw = dict(bulletType="1", start=start, bulletFormat="%s.") if ordered else dict(bulletType="bullet",
@@ -123,7 +123,7 @@ class Story:
             inner.append(Paragraph(self._md_inline(title, node), self.st.callout_title))
         inner += self.blocks(node.children, width - 16, self.st.callout)
         box = Table([[inner or [Spacer(1, 1)]]], colWidths=[width], style=self.st.callout_table(kind),
-                    splitInRow=1)
+                    splitInRow=1, spaceBefore=2, spaceAfter=8)
         return box
 
     def table(self, node, width: float) -> Table:
@@ -189,7 +189,7 @@ class Story:
         for child in node.children or []:
             t = child.type
             if t == "text":
-                out.append(escape(child.content))
+                out.append(self.text(child.content))
             elif t == "softbreak":
                 out.append(" ")
             elif t == "hardbreak":
@@ -215,6 +215,14 @@ class Story:
                 out.append(escape(child.content))
             else:
                 out.append(self.inline(child) if child.children else escape(child.content or ""))
+        return "".join(out)
+
+    def text(self, text: str) -> str:
+        """Escaped text; a character the body face lacks is set in a rulebook face that has it."""
+        out = []
+        for ch in text:
+            face = self.st.face_for(ch)
+            out.append(escape(ch) if face is None else f'<font face="{face}">{escape(ch)}</font>')
         return "".join(out)
 
     def _md_inline(self, text: str, node) -> str:

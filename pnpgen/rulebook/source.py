@@ -71,12 +71,12 @@ class Source:
         return InputError.at(self.path, self.line(md_line), message)
 
     def missing_glyphs(self, faces: list[str]) -> list[Notice]:
-        """A warning (an error under --strict) for each line that holds a character one of
-        the rulebook's faces lacks: it would print as an empty box."""
+        """A warning (an error under --strict) for each line that holds a character none of
+        the rulebook's faces has: it would print as an empty box."""
         covers = [frozenset(pdfmetrics.getFont(f).face.charToGlyph) for f in faces]
         notes = []
         for i, text in enumerate(self.markdown.split("\n")):
-            lacking = sorted({ch for ch in text if not ch.isspace() and any(ord(ch) not in c for c in covers)})
+            lacking = sorted({ch for ch in text if not ch.isspace() and all(ord(ch) not in c for c in covers)})
             if lacking:
                 shown = ", ".join(f"'{ch}' (U+{ord(ch):04X})" for ch in lacking[:5])
                 notes.append(Notice(self.path, self.line(i), f"no rulebook font has {shown}: it would print as "

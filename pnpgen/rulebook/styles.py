@@ -56,6 +56,7 @@ class Styles:
 
     def __init__(self, language: str = "en_US"):
         register()
+        self._cover = {f: frozenset(pdfmetrics.getFont(f).face.charToGlyph) for f in ("rb-serif", "rb-sans", "rb-mono")}
         self.accent = ACCENT
         hy = dict(hyphenationLang=language, embeddedHyphenation=1, uriWasteReduce=0.3)
         self.body = ParagraphStyle("body", fontName="rb-serif", fontSize=10, leading=13, alignment=TA_JUSTIFY,
@@ -98,6 +99,14 @@ class Styles:
         self.toc_table = TableStyle([FONT, ("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
                                      ("RIGHTPADDING", (0, 0), (-1, -1), 0), ("TOPPADDING", (0, 0), (-1, -1), 0),
                                      ("BOTTOMPADDING", (0, 0), (-1, -1), 0)])
+
+    def face_for(self, ch: str) -> str | None:
+        """None when both text faces have `ch`; else the rulebook face that has it (or None
+        when no face has it, which the build reports)."""
+        code = ord(ch)
+        if code in self._cover["rb-serif"] and code in self._cover["rb-sans"]:
+            return None
+        return next((f for f in ("rb-sans", "rb-serif", "rb-mono") if code in self._cover[f]), None)
 
     def callout_table(self, kind: str) -> TableStyle:
         return TableStyle([FONT, ("BACKGROUND", (0, 0), (-1, -1), TINTS[kind]),
