@@ -386,3 +386,33 @@ def test_each_bundled_rulebook_lists_the_components_the_kit_prints(built, projec
         assert " ".join(board.board.name.split()) in text
     assert "reconstructed for this" in text.lower()    # what the kit invents is credited as such
     assert all(is_embedded(f) for f in fonts_of(PdfReader(result.path)))
+
+
+def test_hyphenation_breaks_only_where_the_dictionary_allows_and_keeps_every_letter(tmp_path):
+    import pyphen
+
+    words = ("Place the turn-order markers by the concurrent-use icon and the extraordinarily "
+             "incomprehensible characteristically long-standing reconstruction notes; ") * 12
+    mini(tmp_path, "# Words\n\n" + words)
+    text = page_texts(build(tmp_path)["rulebook"].path)[2]
+    body = text[text.index("Place"):]
+    assert " ".join(body.replace("\ufffe", "").split()) == words.strip()   # nothing lost, hyphens kept
+    dic = pyphen.Pyphen(lang="en_US")
+    breaks = 0
+    for m in re.finditer(r"([^\W\d_]+)\ufffe\s*([^\W\d_]+)", body):
+        head, tail = m.group(1), m.group(2)
+        assert len(head) in dic.positions(head + tail), f"{head}-{tail} is not a dictionary break"
+        breaks += 1
+    assert breaks
+
+
+def test_a_heading_over_a_long_table_starts_where_the_text_left_off(tmp_path):
+    rows = "\n".join(f"| Row {i} | value {i} |" for i in range(60))
+    mini(tmp_path, f"# Start\n\n{LOREM}\n\n## Big table\n\n| Name | Value |\n|---|---|\n{rows}\n")
+    path = build(tmp_path)["rulebook"].path
+    texts = page_texts(path)
+    assert "Big table" in texts[2] and "Row 0" in texts[2]     # same page as the text before it
+    tp = pdfium.PdfDocument(str(path))[2].get_textpage()
+    start = tp.get_text_range().index("Big table")
+    h = pdfium.PdfDocument(str(path))[2].get_size()[1]
+    assert tp.get_charbox(start)[1] > h / 2                    # high in the first column, not moved on

@@ -31,6 +31,13 @@ def _md(value) -> str:
     return text
 
 
+def _heading(field: str) -> str:
+    """A column heading for a field: 'start_cfc' -> 'Start CFC', 'vp' -> 'VP'."""
+    words = field.split("_")
+    return " ".join(w.upper() if len(w) <= 3 and i == len(words) - 1 or len(words) == 1 and len(w) <= 2
+                    else (w.capitalize() if i == 0 else w) for i, w in enumerate(words))
+
+
 def _table(header: list[str], rows: list[list[str]]) -> str:
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(r) + " |" for r in rows]
@@ -200,7 +207,7 @@ class Facts:
             if f not in d.fields and f not in ("code", "name"):
                 raise RefError(f"deck '{d.id}' has no field '{f}'" + did_you_mean(f, d.fields))
         counts = any(c.count != 1 for c in d.cards)
-        header = (["×"] if counts else []) + [f.replace("_", " ").capitalize() for f in fields]
+        header = (["×"] if counts else []) + [_heading(f) for f in fields]
         rows = []
         for c in d.cards:
             values = [_md(getattr(c, f)) for f in fields]

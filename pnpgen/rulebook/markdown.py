@@ -5,6 +5,7 @@ card the game lacks is reported at its source line."""
 
 from __future__ import annotations
 
+import re
 from xml.sax.saxutils import escape
 
 from markdown_it import MarkdownIt
@@ -21,6 +22,8 @@ from .source import Source
 from .styles import Styles
 
 CALLOUTS = ("note", "example", "tip", "summary")
+WORD = re.compile(r"[^\W\d_]{7,}")
+"""A word long enough to hyphenate: letters only (a word with a hyphen breaks at it)."""
 FIGURE_GAP = 5.0      # mm between figures in a row
 MAX_FIGURE_SHARE = 0.62   # a figure row takes at most this share of a column's height
 
@@ -51,7 +54,31 @@ class Story:
 
     def build(self) -> list[Flowable]:
         tree = SyntaxTreeNode(parser().parse(self.source.markdown))
-        return self.blocks(tree.children, self.width)
+        return self.keep_headings(self.blocks(tree.children, self.width))
+
+    def keep_headings(self, flow: list[Flowable]) -> list[Flowable]:
+        """A heading never ends a column. A run of headings asks for room for itself and four
+        lines of what follows (a paragraph or a table then starts under it and flows on); one
+        followed by a block that moves whole (a figure, a call-out) is kept with that block."""
+        out, i = [], 0
+        while i < len(flow):
+            if not isinstance(flow[i], CondPageBreak):
+                out.append(flow[i])
+                i += 1
+                continue
+            run = []
+            while i < len(flow) and isinstance(flow[i], CondPageBreak):
+                run.append(flow[i + 1])          # each heading comes after its CondPageBreak
+                i += 2
+            nxt = flow[i] if i < len(flow) else None
+            room = sum(h.style.leading + h.style.spaceBefore + h.style.spaceAfter for h in run)
+            out.append(CondPageBreak(room + self.st.body.leading * 4))
+            if isinstance(nxt, KeepTogether):
+                out.append(KeepTogether(run + [nxt]))
+                i += 1
+            else:
+                out += run
+        return out
 
     # --- blocks ---------------------------------------------------------------------------
     def blocks(self, nodes, width: float, style=None) -> list[Flowable]:
@@ -88,12 +115,11 @@ class Story:
     def heading(self, node) -> list[Flowable]:
         level = int(node.tag[1])
         self.headings += 1
-        text = self.inline(node.children[0]) if node.children else ""
+        text = self.inline(node.children[0]).replace("\xad", "") if node.children else ""
         plain = node.children[0].content if node.children else ""
         style = self.st.heading[min(level, 4) - 1]
-        # a heading never ends a column: ask for room for it and a few lines of what follows
-        return [CondPageBreak(style.fontSize * 2 + self.st.body.leading * 4),
-                Heading(text, style, level, f"h{self.headings}", plain)]
+        # keep_headings turns the CondPageBreak into room for the heading run and what follows
+        return [CondPageBreak(0), Heading(text, style, level, f"h{self.headings}", plain)]
 
     def paragraph(self, node, width: float, style) -> list[Flowable]:
         inline = node.children[0] if node.children else None
@@ -218,7 +244,9 @@ class Story:
         return "".join(out)
 
     def text(self, text: str) -> str:
-        """Escaped text; a character the body face lacks is set in a rulebook face that has it."""
+        """Escaped text with soft hyphens where long words may break; a character the body
+        face lacks is set in a rulebook face that has it."""
+        text = WORD.sub(lambda m: self.st.hyphenator.inserted(m.group(), hyphen="\xad"), text)
         out = []
         for ch in text:
             face = self.st.face_for(ch)

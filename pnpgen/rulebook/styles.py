@@ -4,6 +4,7 @@ read is smaller than 9 pt."""
 
 from __future__ import annotations
 
+import pyphen
 from reportlab.lib.colors import Color
 from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT
 from reportlab.lib.styles import ParagraphStyle
@@ -58,7 +59,10 @@ class Styles:
         register()
         self._cover = {f: frozenset(pdfmetrics.getFont(f).face.charToGlyph) for f in ("rb-serif", "rb-sans", "rb-mono")}
         self.accent = ACCENT
-        hy = dict(hyphenationLang=language, embeddedHyphenation=1, uriWasteReduce=0.3)
+        # hyphenation points are soft hyphens that markdown.py puts into the text with pyphen
+        # (reportlab's own hyphenation miscounts inside words that hold a hyphen)
+        self.hyphenator = pyphen.Pyphen(lang=language)
+        hy = dict(uriWasteReduce=0.3)
         self.body = ParagraphStyle("body", fontName="rb-serif", fontSize=10, leading=13, alignment=TA_JUSTIFY,
                                    spaceAfter=5, textColor=INK, allowWidows=0, allowOrphans=0, **hy)
         self.aside = ParagraphStyle("aside", parent=self.body, fontName="rb-serif-italic", textColor=MUTED)
@@ -68,13 +72,13 @@ class Styles:
                                             fontSize=10, spaceAfter=3)
         self.heading = [
             ParagraphStyle("h1", fontName="rb-sans-bold", fontSize=17, leading=21, spaceBefore=10, spaceAfter=6,
-                           textColor=ACCENT, keepWithNext=1),
+                           textColor=ACCENT, keepWithNext=0),
             ParagraphStyle("h2", fontName="rb-sans-bold", fontSize=13, leading=16, spaceBefore=9, spaceAfter=4,
-                           textColor=ACCENT, keepWithNext=1),
+                           textColor=ACCENT, keepWithNext=0),
             ParagraphStyle("h3", fontName="rb-sans-bold", fontSize=11, leading=14, spaceBefore=7, spaceAfter=3,
-                           textColor=INK, keepWithNext=1),
+                           textColor=INK, keepWithNext=0),
             ParagraphStyle("h4", fontName="rb-sans-bold", fontSize=10, leading=13, spaceBefore=5, spaceAfter=2,
-                           textColor=INK, keepWithNext=1),
+                           textColor=INK, keepWithNext=0),
         ]
         self.caption = ParagraphStyle("caption", fontName="rb-sans-italic", fontSize=9, leading=11.5,
                                       alignment=TA_CENTER, textColor=MUTED, spaceBefore=3)
@@ -104,7 +108,7 @@ class Styles:
         """None when both text faces have `ch`; else the rulebook face that has it (or None
         when no face has it, which the build reports)."""
         code = ord(ch)
-        if code in self._cover["rb-serif"] and code in self._cover["rb-sans"]:
+        if code == 0xAD or code in self._cover["rb-serif"] and code in self._cover["rb-sans"]:
             return None
         return next((f for f in ("rb-sans", "rb-serif", "rb-mono") if code in self._cover[f]), None)
 
