@@ -51,6 +51,7 @@ class Options:
     out: Path = Path("out")
     paper: str | None = None     # overrides the game's paper
     flip: str | None = None      # overrides the game's flip edge
+    back_offset: tuple[float, float] | None = None  # overrides the game's back_offset (mm, back-page axes)
     strict: bool = False         # text cut to fit and missing characters are errors
     seed: int | None = None      # another seed for generated boards
     poster: str | None = None    # boards whole on one page of this paper (tabloid, a3, a2, a1)
@@ -237,6 +238,7 @@ def _build_deck(game: GameSource, deck: DeckSource, layouter: Layouter, icons: d
     paper = options.paper or g.paper
     page = presets.papers()[paper]
     flip_edge = options.flip or g.flip
+    offset = options.back_offset if options.back_offset is not None else g.back_offset
     if deck.deck.pack:   # tokens: each at its own size and shape, as many to a sheet as fit
         looks = [game.templates[c.front].template for c in cards]
         placed = pack(page, [t.size or deck.size for t in looks], [t.shape for t in looks], g.bleed,
@@ -269,12 +271,14 @@ def _build_deck(game: GameSource, deck: DeckSource, layouter: Layouter, icons: d
 
         def slug(s, side):
             how = f", duplex {flip} flip" if has_backs else ", single-sided"
+            if side == "BACK" and any(offset):   # say so: a stray back offset is then easy to spot
+                side += f" (shifted {offset[0]:+.2f}, {offset[1]:+.2f} mm)"
             return (f"{g.title} \u00b7 {deck.deck.name} \u00b7 sheet {s + 1} of {sheets} \u00b7 {side} \u00b7 "
                     f"print at 100 % (actual size){how}")
 
         canvas.define_forms(sorted(forms))
         for s, (sheet, chunk) in enumerate(layout):
-            fronts, backs = sheet.slots_for(len(chunk))
+            fronts, backs = sheet.slots_for(len(chunk), offset)   # backs moved, fronts never
             for slot, card in zip(fronts, chunk):
                 look = game.templates[card.front].template
                 canvas.card(slot, layouter.layout(card, card.front), slot_h(slot, sheet), look.shape)

@@ -40,6 +40,17 @@ def main(ctx, root):
     ctx.obj = Project(root)
 
 
+def _back_offset(ctx, param, value):
+    """--back-offset X,Y -> (x, y) mm, or a usage error (exit 2) saying what is wrong."""
+    if value is None:
+        return None
+    from .calibrate import parse_offset
+    try:
+        return parse_offset(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
 @main.command()
 @click.argument("game", nargs=-1)
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
@@ -47,6 +58,9 @@ def main(ctx, root):
 @click.option("--paper", type=click.Choice(["letter", "a4"]), default=None, help="Override each game's paper.")
 @click.option("--flip", type=click.Choice(["long", "short"]), default=None,
               help="Duplex flip edge the backs are placed for (default: the game's, usually long).")
+@click.option("--back-offset", callback=_back_offset, default=None, metavar="X,Y",
+              help="Move every back page X mm right and Y mm up (as seen on the back), as read off "
+                   "`pnpgen calibrate`; overrides game.yaml back_offset.")
 @click.option("--no-check", is_flag=True, help="Build even when the game breaks its rules.")
 @click.option("--strict", is_flag=True,
               help="Text cut short to fit its box, or a character no font has, is an error (exit 2).")
@@ -58,14 +72,14 @@ def main(ctx, root):
               help="Also write rulebook-booklet.pdf: the rules imposed for folding and stapling.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress lines (errors and warnings still go to stderr).")
 @click.pass_obj
-def build(project: Project, game, out, paper, flip, no_check, strict, seed, poster, booklet, quiet):
+def build(project: Project, game, out, paper, flip, back_offset, no_check, strict, seed, poster, booklet, quiet):
     """Build every game (or the GAMEs named) into out/<game>/<deck>.pdf.
 
     Each game's rules (cards/<game>/rules.yaml) are checked first; a game that breaks one
     is not built (exit status 1) unless --no-check is given."""
     talk = not quiet and sys.stderr.isatty()
     options = Options(out=out or project.root / "out", paper=paper, flip=flip, strict=strict, seed=seed,
-                      poster=poster, booklet=booklet, lenient_rulebook=no_check,
+                      back_offset=back_offset, poster=poster, booklet=booklet, lenient_rulebook=no_check,
                       progress=(lambda m: click.echo(f"  {m}", err=True)) if talk else (lambda m: None))
     failed = broken = False
     for name in _selected(project, game):
@@ -174,9 +188,18 @@ def _annotation(level: str, path: str, line, title: str, message: str) -> str:
 @main.command()
 @click.argument("topic", required=False)
 @click.option("--markdown", is_flag=True, help="The whole reference as Markdown (docs/reference.md).")
-def schema(topic, markdown):
+@click.option("--json", "as_json", is_flag=True,
+              help="JSON Schemas for editors: every kind of file into schemas/ (or --out), or the TOPIC "
+                   "kind (game, deck, template, board, rules) to stdout.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="With --json: the folder to write the schemas into (default: schemas/ in the project).")
+@click.pass_obj
+def schema(project: Project, topic, markdown, as_json, out):
     """Every YAML key, its type and meaning: game, deck, field, template, rect, text, rule..."""
     from . import reference
+    if as_json or out:
+        _json_schemas(project, topic, markdown, as_json, out)
+        return
     if markdown:
         click.echo(reference.markdown())
         return
@@ -189,6 +212,42 @@ def schema(topic, markdown):
         click.echo(f"unknown topic '{topic}'{did_you_mean(topic, topics)}", err=True)
         sys.exit(2)
     click.echo(reference.text(topic))
+
+
+def _json_schemas(project: Project, kind, markdown, as_json, out):
+    from . import editor
+    from .errors import did_you_mean
+    if not as_json:
+        raise click.UsageError("--out goes with --json")
+    if markdown:
+        raise click.UsageError("give --json or --markdown, not both")
+    if kind is not None and kind not in editor.KINDS:
+        click.echo(f"unknown kind '{kind}'{did_you_mean(kind, editor.KINDS)}", err=True)
+        sys.exit(2)
+    if kind is not None and out is None:
+        click.echo(editor.dumps(kind), nl=False)
+        return
+    for path in editor.write(out or project.root / editor.SCHEMA_DIR, [kind] if kind else None):
+        click.echo(f"wrote {path}")
+
+
+@main.command()
+@click.argument("game")
+@click.option("--title", default=None, help="The game's name (default: from GAME; my-game gives My Game).")
+@click.option("--code", default=None, help="Card-code prefix, 2 to 6 capitals (default: from GAME).")
+@click.pass_obj
+def new(project: Project, game, title, code):
+    """Start a game that builds as it stands: cards/GAME/ (game, a deck, rules) and
+    templates/GAME/ (front, back). Its YAML files point an editor at schemas/ (written
+    too) for key completion and checking. Refuses a name that is taken."""
+    from .scaffold import new_game
+    try:
+        written = new_game(project, game, title, code)
+    except InputError as exc:
+        _fail(exc)
+    for path in written:
+        click.echo(f"wrote {path}")
+    click.echo(f"next: pnpgen build {game}")
 
 
 @main.command(name="list")
@@ -235,6 +294,58 @@ def list_(project: Project, game, as_json):
             w, h = b["size_mm"]
             click.echo(f"  {b['id']}: {b['name']}, board {w:g} x {h:g} mm, {b['sides']} side{'s' if b['sides'] > 1 else ''}"
                        + (", generated from a seed" if b["generated"] else ""))
+
+
+@main.command()
+@click.option("--paper", type=click.Choice(["letter", "a4"]), default="letter", show_default=True,
+              help="Paper the sheet is printed on.")
+@click.option("--flip", type=click.Choice(["long", "short"]), default="long", show_default=True,
+              help="Duplex flip edge: the one you print cards with.")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="PDF to write (default: out/calibrate.pdf in the project).")
+@click.pass_obj
+def calibrate(project: Project, paper, flip, out):
+    """Write a duplex calibration sheet: print it duplex, read X and Y off it against a
+    window, then build with --back-offset X,Y (or back_offset: [X, Y] in game.yaml)."""
+    from .calibrate import write
+    target = out or project.root / "out" / "calibrate.pdf"
+    try:
+        write(target, paper, flip)
+    except InputError as exc:
+        _fail(exc)
+    click.echo(f"wrote {target}: print it duplex ({flip}-edge flip) at 100 %, read X and Y against a window, "
+               "then build with --back-offset X,Y")
+
+
+@main.command()
+@click.argument("fmt", metavar="FORMAT", type=click.Choice(["png", "tgc", "mpc", "dtc", "tts"]))
+@click.argument("game", nargs=-1)
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Output folder (default: out/ in the project); files go to <out>/<game>/<FORMAT>/.")
+@click.option("--dpi", type=click.FloatRange(50, 1200), default=300, show_default=True, help="PNG resolution.")
+@click.option("--no-bleed", is_flag=True, help="PNG faces cut at the trim (default: with the game's bleed).")
+@click.option("--url-base", default=None,
+              help="TTS: where the sheet images will be hosted (default: file URLs of the exported files).")
+@click.pass_obj
+def export(project: Project, fmt, game, out, dpi, no_bleed, url_base):
+    """Export card faces: png (one file a face, named by code), tgc / mpc (The Game Crafter,
+    MakePlayingCards uploads at their exact pixel sizes), dtc (DriveThruCards PDF, a card a
+    page) or tts (Tabletop Simulator sheets and a saved-object JSON)."""
+    from .export import export_game
+    failed = False
+    for name in _selected(project, game):
+        try:
+            result = export_game(load(project, name), fmt, out or project.root / "out", dpi, not no_bleed, url_base)
+        except InputError as exc:
+            for problem in exc.problems:
+                click.echo(str(problem), err=True)
+            failed = True
+            continue
+        click.echo(f"{name}: {result.files} files in {result.folder}")
+        for note in result.notes:
+            click.echo(f"  {note}", err=note.startswith("warning"))
+    if failed:
+        sys.exit(2)
 
 
 if __name__ == "__main__":  # pragma: no cover

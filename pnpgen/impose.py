@@ -26,6 +26,9 @@ MARK_MAX = 5.0
 TICK_BLEED = 1.0     # least outer bleed that still holds a cut tick, mm
 TICK_GAP = 0.3       # between the trim line and the start of a tick, mm
 SLUG_ROOM = 2.6      # height a slug line needs, mm
+BACK_OFFSET_MAX = 10.0
+"""Largest back offset on either axis, mm: a duplexer further off than this needs fixing,
+not correcting, and a larger shift would push backs off their bleed."""
 
 Affine = tuple  # (a, b, c, d, e, f): x' = a*u + c*v + e, y' = b*u + d*v + f
 
@@ -42,6 +45,35 @@ def compose(p: Affine, q: Affine) -> Affine:
 def apply(t: Affine, x: float, y: float) -> tuple[float, float]:
     a, b, c, d, e, f = t
     return (a * x + c * y + e, b * x + d * y + f)
+
+
+def flip_transform(page, flip: str) -> Affine:
+    """Front page -> back page (and back again: it is its own inverse): the point of the
+    back page that is printed behind a point of the front after a duplex flip."""
+    W, H = page
+    if flip == "long":   # portrait page turned about its long (vertical) side
+        return (-1, 0, 0, 1, W, 0)
+    return (1, 0, 0, -1, 0, H)   # turned about its short (horizontal) side
+
+
+def check_back_offset(x: float, y: float) -> tuple[float, float]:
+    """A back offset (mm) as floats, or ValueError saying what is wrong with it."""
+    for name, v in (("X", x), ("Y", y)):
+        if not math.isfinite(v):
+            raise ValueError(f"back offset {name} = {v} is not a number of mm")
+        if abs(v) > BACK_OFFSET_MAX:
+            raise ValueError(f"back offset {name} = {v:g} mm is outside -{BACK_OFFSET_MAX:g}..{BACK_OFFSET_MAX:g} mm")
+    return (float(x), float(y))
+
+
+def shift_slot(slot: "Slot", dx: float, dy: float) -> "Slot":
+    """The same slot moved by (dx, dy) mm on its page: how a back offset moves a back."""
+    if not dx and not dy:
+        return slot
+    x, y, w, h = slot.trim
+    cx, cy, cw, ch = slot.clip
+    a, b, c, d, e, f = slot.transform
+    return Slot((x + dx, y + dy, w, h), (cx + dx, cy + dy, cw, ch), (a, b, c, d, e + dx, f + dy))
 
 
 @dataclass(frozen=True)
@@ -84,10 +116,16 @@ class Sheet:
     def per_sheet(self) -> int:
         return len(self.fronts)
 
-    def slots_for(self, used: int) -> tuple[list[Slot], list[Slot]]:
-        """Front and back slots of a sheet holding its first `used` cards. With shared cut
-        lines a card's edge takes its neighbour's art only where a neighbour is printed;
-        every other edge gets the full bleed (into the empty slot next to it)."""
+    def slots_for(self, used: int, back_offset=(0.0, 0.0)) -> tuple[list[Slot], list[Slot]]:
+        """Front and back slots of a sheet holding its first `used` cards, the backs moved
+        by `back_offset` (mm, back-page axes) to cancel a duplexer's error."""
+        fronts, backs = self._slots_for(used)
+        return fronts, [shift_slot(s, *back_offset) for s in backs]
+
+    def _slots_for(self, used: int) -> tuple[list[Slot], list[Slot]]:
+        """With shared cut lines a card's edge takes its neighbour's art only where a
+        neighbour is printed; every other edge gets the full bleed (into the empty slot
+        next to it)."""
         if used >= len(self.fronts) or self.cut == "gutter":
             return list(self.fronts[:used]), list(self.backs[:used])
         fronts, backs = [], []
@@ -198,10 +236,7 @@ def impose(page, card, bleed, margin, cut="auto", flip="long") -> Sheet:
     left = (W - grid_w) / 2 + bx      # trim left of the first column
     top = (H + grid_h) / 2 - by       # trim top of the first row
 
-    if flip == "long":   # portrait page turned about its long (vertical) side
-        flip_t = (-1, 0, 0, 1, W, 0)
-    else:                # turned about its short (horizontal) side
-        flip_t = (1, 0, 0, -1, 0, H)
+    flip_t = flip_transform(page, flip)
     mirror = (-1, 0, 0, 1, w, 0)  # a card turned over left-to-right
 
     fronts, backs = [], []
@@ -301,8 +336,8 @@ class PackedSheet:
     def per_sheet(self) -> int:
         return len(self.fronts)
 
-    def slots_for(self, used: int):
-        return list(self.fronts[:used]), list(self.backs[:used])
+    def slots_for(self, used: int, back_offset=(0.0, 0.0)):
+        return list(self.fronts[:used]), [shift_slot(s, *back_offset) for s in self.backs[:used]]
 
     def marks_for(self, used: int) -> tuple:
         return ()
@@ -324,10 +359,7 @@ def pack(page, sizes, shapes, bleed, margin, flip="long") -> list[PackedSheet]:
     x_min, x_max = margin, W - margin
     y_top, y_min = H - margin - top_room, margin
     pitch = 2 * bleed + PACK_GAP
-    if flip == "long":
-        flip_t = (-1, 0, 0, 1, W, 0)
-    else:
-        flip_t = (1, 0, 0, -1, 0, H)
+    flip_t = flip_transform(page, flip)
     for (w, h) in sizes:
         if w + pitch > x_max - x_min or h + pitch > y_top - y_min:
             raise InputError.at("(settings)", None, f"a {w:g} x {h:g} mm component does not fit on a "

@@ -12,6 +12,7 @@ from pydantic import AfterValidator, Field, create_model, field_validator, model
 from reportlab.lib.colors import toColor
 
 from .elements import ELEMENTS
+from .impose import check_back_offset
 from .schema import Schema, Size
 
 MAX_COUNT = 1000
@@ -136,6 +137,10 @@ class Game(Schema):
     """Safe-zone inset inside the trim, mm; templates can read it as `card.safe`."""
     flip: Literal["long", "short"] = "long"
     """Duplex flip edge the backs are laid out for."""
+    back_offset: tuple[float, float] = Field([0, 0], validate_default=True)
+    """Move every back page by [x, y] mm to cancel a duplex printer's error, as read off
+    `pnpgen calibrate`: x positive moves backs right and y positive moves them up, as seen
+    looking at the back page; fronts never move (`pnpgen build --back-offset X,Y` overrides)."""
     cut: Literal["auto", "shared", "gutter"] = "auto"
     """shared: cards touch, one cut per line; gutter: full bleed round every card;
     auto: whichever fits more cards (gutter on a tie)."""
@@ -157,6 +162,14 @@ class Game(Schema):
     credits: str = ""
     """A credits line (e.g. which content is reconstructed): the subject of every PDF of the
     game, and shown by `pnpgen list`."""
+
+    @field_validator("back_offset", mode="before")
+    @classmethod
+    def _back_offset(cls, value: Any):
+        if not (isinstance(value, (list, tuple)) and len(value) == 2 and all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)):
+            raise ValueError("expected [x, y] in mm, e.g. [0.75, -0.5]")
+        return check_back_offset(*value)
 
     @field_validator("icons", "colors", "fonts")
     @classmethod

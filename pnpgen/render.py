@@ -245,6 +245,27 @@ class CardCanvas(Painter):
         c.drawCentredString(0, 0, text)
         c.restoreState()
 
+    def plain(self, lines=(), circles=(), texts=()):
+        """Free lines (x0, y0, x1, y1, width), circles (x, y, r, width, filled) and text
+        (x, y, text, font, size pt, align, colour) in page millimetres, y up: for pages that
+        are not card sheets, such as the duplex calibration sheet."""
+        c = self.c
+        c.saveState()
+        c.setStrokeColor(MARK_COLOR)
+        c.setFillColor(MARK_COLOR)
+        for x0, y0, x1, y1, width in lines:
+            c.setLineWidth(width * MM)
+            c.line(x0 * MM, y0 * MM, x1 * MM, y1 * MM)
+        for x, y, r, width, filled in circles:
+            c.setLineWidth(width * MM)
+            c.circle(x * MM, y * MM, r * MM, stroke=1 if width else 0, fill=1 if filled else 0)
+        for x, y, text, font, size, align, color in texts:
+            c.setFillColor(Color(*color) if color else MARK_COLOR)
+            c.setFont(font, size)
+            draw = {"left": c.drawString, "center": c.drawCentredString, "right": c.drawRightString}[align]
+            draw(x * MM, y * MM, text)
+        c.restoreState()
+
     def page(self):
         self.c.showPage()
         self._compress_last_page()

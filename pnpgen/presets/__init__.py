@@ -21,3 +21,11 @@ def card_sizes() -> dict[str, tuple[float, float]]:
 
 def papers() -> dict[str, tuple[float, float]]:
     return sizes()["papers"]
+
+
+@lru_cache(maxsize=None)
+def shops() -> dict[str, dict]:
+    """Print-shop upload presets (shops.yaml): name, format, dpi, bleed and safe in pixels, and
+    each card product's trim in inches."""
+    with open(HERE / "shops.yaml", encoding="utf-8") as fh:
+        return yaml.safe_load(fh)

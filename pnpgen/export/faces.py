@@ -1,0 +1,105 @@
+"""Card faces one to a page: the common ground of every export. Each distinct face of a deck
+(one per card entry, plus its back, or the deck's one common back) is drawn by the same
+layouter and painter as the sheets onto a page of its own, trim plus the bleed asked for,
+so a PNG, a shop upload or a Tabletop Simulator sheet never disagrees with the PDF."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from reportlab.pdfgen.canvas import Canvas
+
+from .. import fonts
+from ..build import COMMON_BACK_FORM, Options, _prepare
+from ..expand import PrintCard
+from ..game import GameSource
+from ..ops import FormDef
+from ..render import MM, Painter
+
+
+@dataclass
+class Face:
+    """One face to export: which card (or the common back), which side, and what it draws."""
+
+    code: str            # card code, or "back" for a deck's common back
+    side: str            # "front" or "back"
+    title: str           # the card's title or name, for people and for Tabletop Simulator
+    count: int           # copies of the card in the deck
+    size: tuple[float, float]   # trim, mm
+    shape: str
+    body: list
+
+
+@dataclass
+class DeckFaces:
+    """A deck's faces in deck order, each card's front followed by its own back (if any)."""
+
+    id: str
+    name: str
+    pack: bool
+    fronts: list[Face]
+    backs: list[Face]            # per-card backs, in the order of `fronts` (empty if common)
+    common_back: Face | None     # the deck's one back, drawn once
+    forms: dict[str, FormDef]
+    images: dict
+
+
+def deck_faces(game: GameSource, options: Options | None = None) -> list[DeckFaces]:
+    """Every deck's distinct faces (one per card entry, not per copy)."""
+    options = options or Options()
+    res, icons, plans, _ = _prepare(game, options)
+    out = []
+    for deck, layouter, cards in plans:
+        firsts: list[PrintCard] = []
+        seen = set()
+        for card in cards:
+            if card.entry.index not in seen:
+                seen.add(card.entry.index)
+                firsts.append(card)
+        fronts, backs, common = [], [], None
+        for card in firsts:
+            look = game.templates[card.front].template
+            size = look.size or deck.size
+            title = next((str(card.entry.fields[f]) for f in ("title", "name") if card.entry.fields.get(f)), card.code)
+            fronts.append(Face(card.code, "front", title, card.entry.count, size, look.shape,
+                               layouter.layout(card, card.front)))
+            if card.back and (card.unique_back or deck.deck.pack):
+                backs.append(Face(card.code, "back", title, card.entry.count, size, look.shape,
+                                  layouter.layout(card if card.unique_back else None, card.back)))
+        if deck.deck.back and not deck.deck.back.per_card and not deck.deck.pack:
+            common = Face("back", "back", f"{deck.deck.name} back", len(cards), deck.size, "rect",
+                          layouter.layout(None, deck.deck.back.template))
+        forms = dict(icons)
+        forms.update(layouter.forms)
+        if common is not None:
+            forms[COMMON_BACK_FORM] = FormDef(deck.size, tuple(common.body), True)
+        out.append(DeckFaces(deck.id, deck.deck.name, bool(deck.deck.pack), fronts, backs, common, forms,
+                             res.converted))
+    return out
+
+
+def write_pages(path: Path | str, faces: list[Face], deck: DeckFaces, bleed: float, title: str) -> None:
+    """One page per face, the page exactly the face's trim plus `bleed` mm on every side
+    (drawings carry the game's bleed, so any bleed up to it is filled with art)."""
+    font = fonts.ensure("sans", fonts.BUILTIN["sans"])
+    first = faces[0].size
+    c = Canvas(str(path), pagesize=((first[0] + 2 * bleed) * MM, (first[1] + 2 * bleed) * MM), invariant=1,
+               pageCompression=1, initialFontName=font, initialFontSize=6)
+    c.setTitle(title)
+    c.setCreator("pnpgen")
+    c.setAuthor("")
+    painter = Painter(c, deck.forms, bleed, deck.images)
+    painter.define_forms(sorted(deck.forms))
+    for face in faces:
+        w, h = face.size
+        c.setPageSize(((w + 2 * bleed) * MM, (h + 2 * bleed) * MM))
+        c.saveState()
+        path_ = c.beginPath()
+        path_.rect(0, 0, (w + 2 * bleed) * MM, (h + 2 * bleed) * MM)
+        c.clipPath(path_, stroke=0, fill=0)
+        c.translate(bleed * MM, bleed * MM)
+        painter._draw(face.body, h)
+        c.restoreState()
+        c.showPage()
+    c.save()

@@ -1,0 +1,45 @@
+"""PDF pages to PNG files with pdfium (pypdfium2): each page rendered at exactly the pixel
+size asked for, pages shared out over worker processes (rendering is CPU-bound and pdfium
+is not thread-safe, so processes, not threads)."""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+PARALLEL_FROM = 24
+"""Pages below which one process renders everything (starting workers costs more)."""
+
+
+def render_pages(pdf: Path | str, jobs: list[tuple[int, tuple[int, int], Path]], dpi: float,
+                 workers: int | None = None) -> None:
+    """Render page i of `pdf` to a PNG of exactly (w, h) pixels at path, for each job."""
+    workers = workers or min(os.cpu_count() or 1, 8)
+    if len(jobs) < PARALLEL_FROM or workers < 2:
+        _render(str(pdf), jobs, dpi)
+        return
+    chunks = [jobs[i::workers] for i in range(workers)]
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for done in [pool.submit(_render, str(pdf), chunk, dpi) for chunk in chunks if chunk]:
+            done.result()
+
+
+def _render(pdf: str, jobs, dpi: float) -> None:
+    import pypdfium2 as pdfium
+
+    doc = pdfium.PdfDocument(pdf)
+    try:
+        for index, (w, h), path in jobs:
+            page = doc[index]
+            pw, ph = page.get_size()
+            # scale to the width; pdfium rounds the bitmap up, so draw into the exact size asked
+            image = page.render(scale=w / pw, may_draw_forms=False).to_pil().convert("RGB")
+            if image.size != (w, h):
+                image = image.resize((w, h))
+            tmp = Path(path).with_suffix(".png.part")
+            image.save(tmp, format="PNG", dpi=(dpi, dpi))
+            os.replace(tmp, path)
+            page.close()
+    finally:
+        doc.close()

@@ -1,0 +1,171 @@
+"""Exports: PNG faces that match the sheets, print-shop uploads at the exact pixel sizes their
+uploaders check, DriveThruCards PDFs, and Tabletop Simulator decks within TTS's limits."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import pypdfium2 as pdfium
+import pytest
+from PIL import Image
+from pypdf import PdfReader
+
+from pnpgen.build import Options, Project, build_game, load
+from pnpgen.errors import InputError
+from pnpgen.export import export_game
+from pnpgen.export.tts import MAX_PX, PER_SHEET
+from pnpgen.impose import impose
+
+from .minigame import make_game
+
+GAME = "title: Mini Quest\ncode: MQ\n"
+FACE = """size: poker
+elements:
+  - rect: {x: 0, y: 0, w: 63.5, h: 88.9, fill: "#2a6f3a", bleed: true}
+  - rect: {x: 10, y: 10, w: 20, h: 20, fill: "#ffd400"}
+  - text: {x: 5, y: 40, w: 53.5, h: 12, text: "{{ title }}", size: 14, color: "#ffffff"}
+"""
+BACK = """size: poker
+elements:
+  - rect: {x: 0, y: 0, w: 63.5, h: 88.9, fill: "#6a2a2a", bleed: true}
+"""
+
+
+def deck(n: int, card_size: str = "poker") -> str:
+    cards = "\n".join(f"  - {{title: Card {i}, count: {1 + i % 2}}}" for i in range(n))
+    return f"name: Heroes\ncard_size: {card_size}\ntemplate: face\nback: {{template: back}}\nfields:\n" \
+           f"  title: {{required: true}}\ncards:\n{cards}\n"
+
+
+def mini(tmp_path, n=3, card_size="poker"):
+    make_game(tmp_path, GAME, deck(n, card_size), {"face": FACE.replace("size: poker", f"size: {card_size}"),
+                                                  "back": BACK.replace("size: poker", f"size: {card_size}")})
+    return load(Project(tmp_path), "mini")
+
+
+def test_png_faces_are_named_by_code_at_the_asked_dpi_with_or_without_bleed(tmp_path):
+    game = mini(tmp_path)
+    result = export_game(game, "png", tmp_path / "out")
+    folder = result.folder / "deck"
+    names = sorted(p.name for p in folder.glob("*.png"))
+    assert names == ["MQ-001-front.png", "MQ-002-front.png", "MQ-003-front.png", "back-back.png"]
+    with Image.open(folder / "MQ-001-front.png") as im:
+        assert im.size == (825, 1125)                       # (63.5 + 2 x 3.175) mm at 300 DPI
+        assert im.getpixel((5, 5))[:3] == (0x2a, 0x6f, 0x3a)  # art reaches into the bleed
+        assert round(im.info["dpi"][0]) == 300
+    trimmed = export_game(game, "png", tmp_path / "out", dpi=150, bleed=False)
+    with Image.open(trimmed.folder / "deck" / "MQ-001-front.png") as im:
+        assert im.size == (375, 525)
+    rows = list(csv.DictReader(open(folder / "cards.csv", encoding="utf-8")))
+    assert [(r["code"], r["title"], r["copies"]) for r in rows] == [("MQ-001", "Card 0", "1"), ("MQ-002", "Card 1", "2"),
+                                                                     ("MQ-003", "Card 2", "1")]
+
+
+def test_a_png_face_is_the_card_as_the_sheet_prints_it(tmp_path):
+    game = mini(tmp_path)
+    png = export_game(game, "png", tmp_path / "out", bleed=False).folder / "deck" / "MQ-001-front.png"
+    (sheet_result,) = build_game(Project(tmp_path), "mini", Options(out=tmp_path / "pdf"))
+    page = pdfium.PdfDocument(str(sheet_result.path))[0]
+    scale = 300 / 72
+    sheet = page.render(scale=scale).to_pil().convert("RGB")
+    slot = impose((215.9, 279.4), (63.5, 88.9), 3.175, 5, "auto", "long").slots_for(1)[0][0]
+    x, y, w, h = slot.trim                                  # mm from the page's bottom-left
+    left, top = round(x / 25.4 * 300), round((279.4 - y - h) / 25.4 * 300)
+    cut = sheet.crop((left, top, left + round(w / 25.4 * 300), top + round(h / 25.4 * 300)))
+    with Image.open(png) as face:
+        face = face.convert("RGB")
+        # poker cards are turned on Letter: compare with the slot turned either way, keep the match
+        diff = min(_difference(face, cut.rotate(angle, expand=True)) for angle in (0, 90, 270))
+    assert diff < 4        # mean difference per channel: the same drawing, anti-aliasing aside
+
+
+def _difference(a: Image.Image, b: Image.Image) -> float:
+    if a.size != b.size:
+        return 255.0
+    from PIL import ImageChops, ImageStat
+    return sum(ImageStat.Stat(ImageChops.difference(a, b)).mean) / 3
+
+
+@pytest.mark.parametrize("shop, size", [("tgc", (825, 1125)), ("mpc", (822, 1122))])
+def test_shop_uploads_have_the_exact_pixel_size_and_folder_layout(tmp_path, shop, size):
+    game = mini(tmp_path)
+    result = export_game(game, shop, tmp_path / "out")
+    folder = result.folder / "deck"
+    fronts = sorted(folder.glob("fronts/*.png"))
+    assert [p.stem for p in fronts] == ["MQ-001", "MQ-002", "MQ-003"]
+    for p in fronts + [folder / "back.png"]:
+        with Image.open(p) as im:
+            assert im.size == size and im.mode == "RGB"
+    with Image.open(folder / "back.png") as im:
+        assert im.getpixel((size[0] // 2, size[1] // 2)) == (0x6a, 0x2a, 0x2a)
+    assert not (folder / "backs").exists()                 # one common back
+
+
+def test_shop_sizes_follow_the_rule_for_other_card_sizes(tmp_path):
+    game = mini(tmp_path, card_size="tarot")
+    folder = export_game(game, "tgc", tmp_path / "out").folder / "deck"
+    with Image.open(next(folder.glob("fronts/*.png"))) as im:
+        assert im.size == (900, 1500)                       # 2.75 x 4.75 in x 300 + 75
+
+
+def test_a_deck_size_the_shop_does_not_make_is_named_with_its_sizes(tmp_path):
+    game = mini(tmp_path, card_size="mini-us")
+    result = export_game(game, "tgc", tmp_path / "out")
+    (note,) = [n for n in result.notes if n.startswith("warning")]
+    assert "41 x 63 mm" in note and "The Game Crafter has no card of that size" in note and "poker 2.5 x 3.5 in" in note
+    assert not (result.folder / "deck").exists()
+
+
+def test_dtc_is_one_pdf_a_card_a_page_with_its_bleed(tmp_path):
+    game = mini(tmp_path)
+    folder = export_game(game, "dtc", tmp_path / "out").folder / "deck"
+    reader = PdfReader(folder / "deck.pdf")
+    assert len(reader.pages) == 4                           # the common back, then each card
+    for page in reader.pages:
+        assert (round(float(page.mediabox.width), 1), round(float(page.mediabox.height), 1)) == (198.0, 270.0)
+    first = pdfium.PdfDocument(str(folder / "deck.pdf"))[0].render(scale=1).to_pil().convert("RGB")
+    assert first.getpixel((99, 135)) == (0x6a, 0x2a, 0x2a)
+
+
+def test_tts_deck_is_valid_json_within_the_sheet_limits(tmp_path):
+    game = mini(tmp_path, n=75)                              # more than 69 different cards: two sheets
+    result = export_game(game, "tts", tmp_path / "out", url_base="https://example.org/kit/")
+    data = json.loads((result.folder / "deck.json").read_text())
+    (obj,) = data["ObjectStates"]
+    assert obj["Name"] == "DeckCustom"
+    copies = sum(1 + i % 2 for i in range(75))
+    assert len(obj["DeckIDs"]) == len(obj["ContainedObjects"]) == copies
+    assert len(obj["CustomDeck"]) == 2
+    for key, sheet in obj["CustomDeck"].items():
+        cols, rows = sheet["NumWidth"], sheet["NumHeight"]
+        assert 2 <= cols <= 10 and 2 <= rows <= 7
+        assert sheet["FaceURL"].startswith("https://example.org/kit/") and sheet["BackURL"].startswith("https://")
+        with Image.open(result.folder / sheet["FaceURL"].rsplit("/", 1)[1]) as im:
+            assert im.width <= MAX_PX and im.height <= MAX_PX
+            assert im.width % cols == 0 and im.height % rows == 0
+        ids = [c for c in obj["DeckIDs"] if c // 100 == int(key)]
+        assert ids and max(i % 100 for i in ids) < cols * rows - 1   # the last slot stays free
+        assert len({i % 100 for i in ids}) <= PER_SHEET
+    names = {c["Nickname"] for c in obj["ContainedObjects"]}
+    assert "Card 0" in names and "Card 74" in names
+
+
+def test_exports_are_byte_identical_across_runs(tmp_path):
+    game = mini(tmp_path)
+    for fmt in ("png", "tts", "dtc"):
+        one = export_game(game, fmt, tmp_path / "a", url_base="x/").folder
+        two = export_game(game, fmt, tmp_path / "b", url_base="x/").folder
+        files = sorted(p.relative_to(one) for p in one.rglob("*") if p.is_file())
+        assert files and files == sorted(p.relative_to(two) for p in two.rglob("*") if p.is_file())
+        for f in files:
+            assert (one / f).read_bytes() == (two / f).read_bytes(), f
+
+
+def test_an_output_path_that_cannot_be_written_is_a_clear_error(tmp_path):
+    game = mini(tmp_path)
+    (tmp_path / "blocked").write_text("a file, not a folder")
+    with pytest.raises(InputError) as err:
+        export_game(game, "png", tmp_path / "blocked")
+    assert "cannot write here" in str(err.value)
+
