@@ -169,3 +169,31 @@ def test_an_output_path_that_cannot_be_written_is_a_clear_error(tmp_path):
         export_game(game, "png", tmp_path / "blocked")
     assert "cannot write here" in str(err.value)
 
+
+
+def _with_board(tmp_path):
+    game = mini(tmp_path)
+    folder = tmp_path / "cards" / "mini"
+    (folder / "boards").mkdir()
+    (folder / "boards" / "mat.yaml").write_text("name: Play mat\nsize: [200, 150]\ntemplate: mat\nback: mat-b\n")
+    (tmp_path / "templates" / "mini" / "mat.yaml").write_text(
+        "size: [200, 150]\nelements:\n  - rect: {x: 0, y: 0, w: 200, h: 150, fill: '#1d5c8a', bleed: true}\n")
+    (tmp_path / "templates" / "mini" / "mat-b.yaml").write_text(
+        "size: [200, 150]\nelements:\n  - rect: {x: 0, y: 0, w: 200, h: 150, fill: '#8a5c1d', bleed: true}\n")
+    return load(Project(tmp_path), "mini")
+
+
+def test_boards_export_as_png_sides_and_as_a_tts_custom_board(tmp_path):
+    game = _with_board(tmp_path)
+    png = export_game(game, "png", tmp_path / "out", bleed=False).folder / "boards"
+    for side, colour in (("a", (0x1d, 0x5c, 0x8a)), ("b", (0x8a, 0x5c, 0x1d))):
+        with Image.open(png / f"mat-{side}.png") as im:
+            assert im.size == (round(200 / 25.4 * 150), round(150 / 25.4 * 150))   # boards at 150 DPI at most
+            assert im.convert("RGB").getpixel((im.width // 2, im.height // 2)) == colour
+    tts = export_game(game, "tts", tmp_path / "out", url_base="https://example.org/").folder
+    states = json.loads((tts / "mat.json").read_text())["ObjectStates"]
+    assert [s["Name"] for s in states] == ["Custom_Board", "Custom_Board"]
+    assert states[0]["CustomImage"]["ImageURL"] == "https://example.org/mat-a.png"
+    with Image.open(tts / "mat-a.png") as im:
+        assert max(im.size) <= MAX_PX and abs(im.width / im.height - 200 / 150) < 0.01
+    assert not list(tts.glob(".*"))            # no working files left behind

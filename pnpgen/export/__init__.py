@@ -24,6 +24,8 @@ from .raster import render_pages
 FORMATS = ("png", "tgc", "mpc", "dtc", "tts")
 INCH = 25.4
 MAX_DPI = 1200
+BOARD_DPI = 150
+"""Boards are exported at most at this resolution (a 490 x 340 mm mat is 2894 x 2008 px)."""
 
 
 @dataclass
@@ -41,7 +43,7 @@ def export_game(game: GameSource, fmt: str, out: Path, dpi: float = 300, bleed: 
         raise InputError.at("pnpgen export", None, f"unknown format '{fmt}'; choose one of {', '.join(FORMATS)}")
     if not 50 <= dpi <= MAX_DPI:
         raise InputError.at("pnpgen export", None, f"--dpi {dpi:g}: give 50 to {MAX_DPI}")
-    decks = [d for d in deck_faces(game, Options()) if d.fronts]
+    decks = [d for d in deck_faces(game, Options(), boards=fmt in ("png", "tts")) if d.fronts]
     target = out / game.id / fmt
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -93,15 +95,25 @@ def _render(deck: DeckFaces, faces: list[Face], names: list[Path], bleed_mm: flo
 def _png(game: GameSource, decks: list[DeckFaces], work: Path, dpi: float, bleed: bool, workers) -> list[str]:
     """One PNG per card face, named by code (SWM-017-front.png), per deck folder."""
     b = game.game.bleed if bleed else 0.0
+    notes = []
     for deck in decks:
         faces = deck.fronts + deck.backs + ([deck.common_back] if deck.common_back else [])
+        if deck.board:    # a board: <board>-a.png (and -b), at most BOARD_DPI so a big mat stays a sane file
+            board_dpi = min(dpi, BOARD_DPI)
+            names = [work / "boards" / f"{deck.id}-{f.code}.png" for f in faces]
+            _render(deck, faces, names, b, lambda f: (px(f.size[0] + 2 * b, board_dpi), px(f.size[1] + 2 * b,
+                                                                                          board_dpi)),
+                    board_dpi, work, workers)
+            notes.append(f"{deck.id}: board, {len(faces)} side{'s' if len(faces) > 1 else ''} at {board_dpi:g} DPI")
+            continue
         names = [work / deck.id / f"{f.code}-{f.side}.png" for f in faces]
         _render(deck, faces, names, b, lambda f: (px(f.size[0] + 2 * b, dpi), px(f.size[1] + 2 * b, dpi)), dpi,
                 work, workers)
         _manifest(work / deck.id / "cards.csv", deck, lambda f: f"{f.code}-front.png",
                   lambda f: f"{f.code}-back.png" if deck.backs else ("back-back.png" if deck.common_back else ""))
-    return [f"{sum(len(d.fronts) + len(d.backs) + bool(d.common_back) for d in decks)} faces at {dpi:g} DPI"
-            + (f" with {b:g} mm bleed" if b else ", trimmed")]
+    cards = [d for d in decks if not d.board]
+    return [f"{sum(len(d.fronts) + len(d.backs) + bool(d.common_back) for d in cards)} card faces at {dpi:g} DPI"
+            + (f" with {b:g} mm bleed" if b else ", trimmed")] + notes
 
 
 def _product(shop: dict, deck: DeckFaces, game: GameSource) -> tuple[str, tuple[float, float]]:

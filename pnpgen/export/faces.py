@@ -43,13 +43,22 @@ class DeckFaces:
     common_back: Face | None     # the deck's one back, drawn once
     forms: dict[str, FormDef]
     images: dict
+    board: bool = False          # a board: side A as its one front, side B as its back
 
 
-def deck_faces(game: GameSource, options: Options | None = None) -> list[DeckFaces]:
-    """Every deck's distinct faces (one per card entry, not per copy)."""
+def deck_faces(game: GameSource, options: Options | None = None, boards: bool = False) -> list[DeckFaces]:
+    """Every deck's distinct faces (one per card entry, not per copy); with `boards`, each
+    board too, as a 'deck' of one face (side A) and its side B as that face's back."""
     options = options or Options()
-    res, icons, plans, _ = _prepare(game, options)
-    out = []
+    res, icons, plans, board_plans = _prepare(game, options)
+    out, board_faces = [], []
+    if boards:
+        for board, layouter, card in board_plans:
+            b = board.board
+            sides = [Face("a", "front", b.name, 1, b.size, "rect", layouter.layout(card, b.template))]
+            backs = [Face("b", "back", b.name, 1, b.size, "rect", layouter.layout(card, b.back))] if b.back else []
+            board_faces.append(DeckFaces(board.id, b.name, False, sides, backs, None, {**icons, **layouter.forms},
+                                         res.converted, board=True))
     for deck, layouter, cards in plans:
         firsts: list[PrintCard] = []
         seen = set()
@@ -76,7 +85,7 @@ def deck_faces(game: GameSource, options: Options | None = None) -> list[DeckFac
             forms[COMMON_BACK_FORM] = FormDef(deck.size, tuple(common.body), True)
         out.append(DeckFaces(deck.id, deck.deck.name, bool(deck.deck.pack), fronts, backs, common, forms,
                              res.converted))
-    return out
+    return out + board_faces
 
 
 def write_pages(path: Path | str, faces: list[Face], deck: DeckFaces, bleed: float, title: str) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+import shutil
 from pathlib import Path
 
 from PIL import Image
@@ -37,6 +38,9 @@ def card_px(size_mm: tuple[float, float], cols: int, rows: int) -> tuple[int, in
 def export_tts(game: GameSource, decks: list[DeckFaces], work: Path, url_base: str, workers) -> list[str]:
     notes = []
     for deck in decks:
+        if deck.board:
+            notes.append(_board(game, deck, work, url_base, workers))
+            continue
         if deck.pack:
             notes.append(f"{deck.id}: tokens, not cards: not exported for Tabletop Simulator")
             continue
@@ -87,6 +91,29 @@ def _deck(game: GameSource, deck: DeckFaces, work: Path, url_base: str, workers)
     return {"SaveName": "", "GameMode": "", "Gravity": 0.5, "PlayArea": 0.5, "Date": "", "Table": "", "Sky": "",
             "Note": "", "Rules": "", "XmlUI": "", "LuaScript": "", "LuaScriptState": "", "ObjectStates": [obj],
             "TabStates": {}, "VersionNumber": ""}
+
+
+def _board(game: GameSource, deck: DeckFaces, work: Path, url_base: str, workers) -> str:
+    """A board as a TTS Custom Board: its image (side A; side B as a second object), scaled
+    in the table's units so that it keeps its proportions."""
+    states = []
+    for i, face in enumerate(deck.fronts + deck.backs):
+        w, h = face.size
+        scale = min(1.0, MAX_PX / max(w, h) * 25.4 / 150)
+        size = (int(w / 25.4 * 150 * scale), int(h / 25.4 * 150 * scale))
+        name = f"{deck.id}-{face.code}.png"
+        _sheet(deck, [face], 1, 1, size, work / f".{deck.id}.tiles" / face.code, work / name, workers)
+        states.append({"Name": "Custom_Board", "Transform": {**_transform(), "rotY": 0, "rotZ": 0,
+                                                              "posX": i * w / 25.4, "scaleX": w / 500,
+                                                              "scaleY": 1, "scaleZ": w / 500},
+                       "Nickname": f"{deck.name}" + (f", side {face.code.upper()}" if deck.backs else ""),
+                       "Description": game.game.credits, "CustomImage": {"ImageURL": url_base + name,
+                                                                         "ImageSecondaryURL": "",
+                                                                         "WidthScale": round(w / h, 4)}})
+    shutil.rmtree(work / f".{deck.id}.tiles", ignore_errors=True)
+    obj = {"SaveName": "", "ObjectStates": states, "TabStates": {}, "VersionNumber": ""}
+    (work / f"{deck.id}.json").write_text(json.dumps(obj, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    return f"{deck.id}: board, {len(states)} side{'s' if len(states) > 1 else ''} as a Custom Board"
 
 
 def _sheet(deck: DeckFaces, faces: list[Face], cols: int, rows: int, size, tiles: Path, target: Path,
