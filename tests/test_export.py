@@ -197,3 +197,26 @@ def test_boards_export_as_png_sides_and_as_a_tts_custom_board(tmp_path):
     with Image.open(tts / "mat-a.png") as im:
         assert max(im.size) <= MAX_PX and abs(im.width / im.height - 200 / 150) < 0.01
     assert not list(tts.glob(".*"))            # no working files left behind
+
+
+def test_round_tokens_export_with_transparent_corners_and_as_tts_tokens_in_a_bag(tmp_path):
+    game = mini(tmp_path)
+    folder = tmp_path / "cards" / "mini"
+    (folder / "decks" / "coins.yaml").write_text(
+        "name: Coins\npack: true\ntemplate: coin\nfields:\n  title: {required: true}\n"
+        "cards:\n  - {title: Gold, count: 4}\n  - {title: Silver, count: 2}\n")
+    (tmp_path / "templates" / "mini" / "coin.yaml").write_text(
+        "size: [20, 20]\nshape: round\nelements:\n  - rect: {x: 0, y: 0, w: 20, h: 20, fill: '#d4a017', bleed: true}\n")
+    game = load(Project(tmp_path), "mini")
+    png = export_game(game, "png", tmp_path / "out", bleed=False).folder / "coins"
+    with Image.open(png / "MQ-001-front.png") as im:     # coins.yaml comes first by name: MQ-001
+        assert im.mode == "RGBA" and im.size == (236, 236)
+        assert im.getpixel((2, 2))[3] == 0                      # outside the disc: transparent
+        assert im.getpixel((118, 118)) == (0xd4, 0xa0, 0x17, 255)
+    tts = export_game(game, "tts", tmp_path / "out", url_base="u/").folder
+    (bag,) = json.loads((tts / "coins.json").read_text())["ObjectStates"]
+    assert bag["Name"] == "Bag" and len(bag["ContainedObjects"]) == 6
+    token = bag["ContainedObjects"][0]
+    assert token["Name"] == "Custom_Token" and token["CustomImage"]["ImageURL"] == "u/coins-MQ-001.png"
+    with Image.open(tts / "coins-MQ-001.png") as im:
+        assert im.mode == "RGBA" and im.getpixel((1, 1))[3] == 0

@@ -82,13 +82,13 @@ def px(mm: float, dpi: float) -> int:
 
 
 def _render(deck: DeckFaces, faces: list[Face], names: list[Path], bleed_mm: float, size_px, dpi, work: Path,
-            workers) -> None:
+            workers, alpha: bool = False) -> None:
     """Draw `faces` one to a page, then render each page to its PNG of `size_px(face)` pixels."""
     pdf = work / f".{deck.id}.faces.pdf"
     write_pages(pdf, faces, deck, bleed_mm, deck.name)
     for path in names:
         path.parent.mkdir(parents=True, exist_ok=True)
-    render_pages(pdf, [(i, size_px(f), n) for i, (f, n) in enumerate(zip(faces, names))], dpi, workers)
+    render_pages(pdf, [(i, size_px(f), n) for i, (f, n) in enumerate(zip(faces, names))], dpi, workers, alpha)
     pdf.unlink()
 
 
@@ -108,7 +108,7 @@ def _png(game: GameSource, decks: list[DeckFaces], work: Path, dpi: float, bleed
             continue
         names = [work / deck.id / f"{f.code}-{f.side}.png" for f in faces]
         _render(deck, faces, names, b, lambda f: (px(f.size[0] + 2 * b, dpi), px(f.size[1] + 2 * b, dpi)), dpi,
-                work, workers)
+                work, workers, alpha=any(f.shape == "round" for f in faces))
         _manifest(work / deck.id / "cards.csv", deck, lambda f: f"{f.code}-front.png",
                   lambda f: f"{f.code}-back.png" if deck.backs else ("back-back.png" if deck.common_back else ""))
     cards = [d for d in decks if not d.board]

@@ -105,7 +105,10 @@ def write_pages(path: Path | str, faces: list[Face], deck: DeckFaces, bleed: flo
         c.setPageSize(((w + 2 * bleed) * MM, (h + 2 * bleed) * MM))
         c.saveState()
         path_ = c.beginPath()
-        path_.rect(0, 0, (w + 2 * bleed) * MM, (h + 2 * bleed) * MM)
+        if face.shape == "round":     # a round token: nothing outside its disc (transparent in a PNG)
+            path_.circle((w / 2 + bleed) * MM, (h / 2 + bleed) * MM, (min(w, h) / 2 + bleed) * MM)
+        else:
+            path_.rect(0, 0, (w + 2 * bleed) * MM, (h + 2 * bleed) * MM)
         c.clipPath(path_, stroke=0, fill=0)
         c.translate(bleed * MM, bleed * MM)
         painter._draw(face.body, h)

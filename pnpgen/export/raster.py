@@ -13,19 +13,20 @@ PARALLEL_FROM = 24
 
 
 def render_pages(pdf: Path | str, jobs: list[tuple[int, tuple[int, int], Path]], dpi: float,
-                 workers: int | None = None) -> None:
-    """Render page i of `pdf` to a PNG of exactly (w, h) pixels at path, for each job."""
+                 workers: int | None = None, alpha: bool = False) -> None:
+    """Render page i of `pdf` to a PNG of exactly (w, h) pixels at path, for each job; with
+    `alpha`, what the page leaves undrawn is transparent (round tokens)."""
     workers = workers or min(os.cpu_count() or 1, 8)
     if len(jobs) < PARALLEL_FROM or workers < 2:
-        _render(str(pdf), jobs, dpi)
+        _render(str(pdf), jobs, dpi, alpha)
         return
     chunks = [jobs[i::workers] for i in range(workers)]
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        for done in [pool.submit(_render, str(pdf), chunk, dpi) for chunk in chunks if chunk]:
+        for done in [pool.submit(_render, str(pdf), chunk, dpi, alpha) for chunk in chunks if chunk]:
             done.result()
 
 
-def _render(pdf: str, jobs, dpi: float) -> None:
+def _render(pdf: str, jobs, dpi: float, alpha: bool = False) -> None:
     import pypdfium2 as pdfium
 
     doc = pdfium.PdfDocument(pdf)
@@ -34,7 +35,11 @@ def _render(pdf: str, jobs, dpi: float) -> None:
             page = doc[index]
             pw, ph = page.get_size()
             # scale to the width; pdfium rounds the bitmap up, so draw into the exact size asked
-            image = page.render(scale=w / pw, may_draw_forms=False).to_pil().convert("RGB")
+            if alpha:
+                image = page.render(scale=w / pw, may_draw_forms=False, fill_color=(255, 255, 255, 0)).to_pil()
+                image = image.convert("RGBA")
+            else:
+                image = page.render(scale=w / pw, may_draw_forms=False).to_pil().convert("RGB")
             if image.size != (w, h):
                 image = image.resize((w, h))
             tmp = Path(path).with_suffix(".png.part")

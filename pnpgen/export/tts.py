@@ -42,7 +42,7 @@ def export_tts(game: GameSource, decks: list[DeckFaces], work: Path, url_base: s
             notes.append(_board(game, deck, work, url_base, workers))
             continue
         if deck.pack:
-            notes.append(f"{deck.id}: tokens, not cards: not exported for Tabletop Simulator")
+            notes.append(_tokens(game, deck, work, url_base, workers))
             continue
         state = _deck(game, deck, work, url_base, workers)
         (work / f"{deck.id}.json").write_text(json.dumps(state, indent=2, ensure_ascii=False) + "\n",
@@ -91,6 +91,45 @@ def _deck(game: GameSource, deck: DeckFaces, work: Path, url_base: str, workers)
     return {"SaveName": "", "GameMode": "", "Gravity": 0.5, "PlayArea": 0.5, "Date": "", "Table": "", "Sky": "",
             "Note": "", "Rules": "", "XmlUI": "", "LuaScript": "", "LuaScriptState": "", "ObjectStates": [obj],
             "TabStates": {}, "VersionNumber": ""}
+
+
+def _tokens(game: GameSource, deck: DeckFaces, work: Path, url_base: str, workers) -> str:
+    """Tokens as TTS Custom Tokens (their outline taken from the image's transparency, so
+    round ones stay round), every copy in one bag; a token with its own back is a Custom
+    Tile with two faces instead."""
+    tiles = work / f".{deck.id}.tiles"
+    tiles.mkdir(parents=True, exist_ok=True)
+    backs = {f.code: f for f in deck.backs}
+    faces = list(deck.fronts) + list(deck.backs)
+    names = [f"{deck.id}-{f.code}{'-back' if f.side == 'back' else ''}.png" for f in faces]
+    pdf = tiles / "faces.pdf"
+    write_pages(pdf, faces, deck, 0.0, deck.name)
+    sizes = [(int(f.size[0] / 25.4 * DPI), int(f.size[1] / 25.4 * DPI)) for f in faces]
+    render_pages(pdf, [(i, size, work / n) for i, (size, n) in enumerate(zip(sizes, names))], DPI, workers,
+                 alpha=True)
+    shutil.rmtree(tiles, ignore_errors=True)
+    contained = []
+    for front, name in zip(deck.fronts, names):
+        back = backs.get(front.code)
+        image = {"ImageURL": url_base + name, "ImageSecondaryURL": url_base + names[len(deck.fronts) +
+                 list(backs).index(front.code)] if back else "", "ImageScalar": 1.0, "WidthScale": 0.0}
+        if back is None:
+            image["CustomToken"] = {"Thickness": 0.2, "MergeDistancePixels": 15.0, "StandUp": False,
+                                    "Stackable": True}
+        else:
+            image["CustomTile"] = {"Type": 2 if front.shape == "round" else 0, "Thickness": 0.2,
+                                   "Stackable": True, "Stretch": True}
+        scale = front.size[0] / 25.4   # TTS units are roughly inches
+        for _ in range(front.count):
+            contained.append({"Name": "Custom_Token" if back is None else "Custom_Tile",
+                              "Transform": {**_transform(), "rotY": 0, "rotZ": 0, "scaleX": scale, "scaleY": 1,
+                                            "scaleZ": scale},
+                              "Nickname": front.title, "Description": front.code, "CustomImage": image})
+    bag = {"Name": "Bag", "Transform": {**_transform(), "rotY": 0, "rotZ": 0}, "Nickname": f"{game.game.title}: "
+           f"{deck.name}", "Description": game.game.credits, "ContainedObjects": contained}
+    obj = {"SaveName": "", "ObjectStates": [bag], "TabStates": {}, "VersionNumber": ""}
+    (work / f"{deck.id}.json").write_text(json.dumps(obj, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    return f"{deck.id}: {len(contained)} tokens ({len(deck.fronts)} kinds) in a bag"
 
 
 def _board(game: GameSource, deck: DeckFaces, work: Path, url_base: str, workers) -> str:
