@@ -58,6 +58,7 @@ class Options:
     booklet: bool = False        # also impose the rulebook as a saddle-stitched booklet
     rulebook: bool = True        # write the rulebook when the game has one
     lenient_rulebook: bool = False   # a rulebook naming what the game lacks is skipped with a warning
+    layout: "SheetLayout | None" = None  # card decks of its size on this custom sheet layout (sheetlayout.load)
     progress: Callable[[str], None] = lambda message: None
 
 
@@ -239,6 +240,7 @@ def _build_deck(game: GameSource, deck: DeckSource, layouter: Layouter, icons: d
     page = presets.papers()[paper]
     flip_edge = options.flip or g.flip
     offset = options.back_offset if options.back_offset is not None else g.back_offset
+    notes = []   # from a custom sheet layout
     if deck.deck.pack:   # tokens: each at its own size and shape, as many to a sheet as fit
         looks = [game.templates[c.front].template for c in cards]
         placed = pack(page, [t.size or deck.size for t in looks], [t.shape for t in looks], g.bleed,
@@ -246,7 +248,11 @@ def _build_deck(game: GameSource, deck: DeckSource, layouter: Layouter, icons: d
         starts = [sum(p.per_sheet for p in placed[:i]) for i in range(len(placed))]
         layout = [(p, cards[a:a + p.per_sheet]) for p, a in zip(placed, starts)]
     else:
-        sheet = impose(page, deck.size, g.bleed, g.printer_margin, g.cut, flip_edge)
+        sheet, notes = options.layout.for_deck(game, deck, options.flip) if options.layout else (None, [])
+        if sheet is None:
+            sheet = impose(page, deck.size, g.bleed, g.printer_margin, g.cut, flip_edge)
+        else:   # a custom layout: its own paper and (unless --flip) its own flip edge
+            page, flip_edge = sheet.page, sheet.flip
         n = sheet.per_sheet
         layout = [(sheet, cards[i:i + n]) for i in range(0, len(cards), n)]
     sheets = len(layout)
@@ -303,13 +309,13 @@ def _build_deck(game: GameSource, deck: DeckSource, layouter: Layouter, icons: d
         raise
     per_sheet = max(p.per_sheet for p, _ in layout) if layout else 0
     return DeckResult(deck.id, target, len(cards), sheets, sheets * (2 if has_backs else 1), per_sheet,
-                      list(layouter.warnings)), tmp
+                      notes + list(layouter.warnings)), tmp
 
 
 def slot_h(slot, sheet) -> float:
     """The height of the card in a slot, in its own upright frame (turned cards swap w and h)."""
     w, h = slot.trim[2], slot.trim[3]
-    return w if getattr(sheet, "rotated", False) else h
+    return w if slot.turned else h
 
 
 def _temp_pdf(outdir: Path, name: str) -> str:

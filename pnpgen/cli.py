@@ -70,16 +70,26 @@ def _back_offset(ctx, param, value):
               help="Boards whole on one page of this size (for a print shop), not tiled.")
 @click.option("--booklet", is_flag=True,
               help="Also write rulebook-booklet.pdf: the rules imposed for folding and stapling.")
+@click.option("--layout", default=None, metavar="NAME|FILE",
+              help="Lay card decks of its card size out on a custom sheet layout: a preset "
+                   "(business-10up-letter, poker-9up-a4) or a layout .yaml file, e.g. for die-cut card stock.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress lines (errors and warnings still go to stderr).")
 @click.pass_obj
-def build(project: Project, game, out, paper, flip, back_offset, no_check, strict, seed, poster, booklet, quiet):
+def build(project: Project, game, out, paper, flip, back_offset, no_check, strict, seed, poster, booklet, layout,
+          quiet):
     """Build every game (or the GAMEs named) into out/<game>/<deck>.pdf.
 
     Each game's rules (cards/<game>/rules.yaml) are checked first; a game that breaks one
     is not built (exit status 1) unless --no-check is given."""
     talk = not quiet and sys.stderr.isatty()
+    if layout is not None:
+        from .sheetlayout import load as load_layout
+        try:
+            layout = load_layout(layout)
+        except InputError as exc:
+            _fail(exc)
     options = Options(out=out or project.root / "out", paper=paper, flip=flip, strict=strict, seed=seed,
-                      back_offset=back_offset, poster=poster, booklet=booklet, lenient_rulebook=no_check,
+                      back_offset=back_offset, poster=poster, booklet=booklet, lenient_rulebook=no_check, layout=layout,
                       progress=(lambda m: click.echo(f"  {m}", err=True)) if talk else (lambda m: None))
     failed = broken = False
     for name in _selected(project, game):

@@ -11,7 +11,10 @@ paper in a duplex printer; tests check the registration numerically.
 Cut lines are marked in the page margins (crop marks) where there is room. Where there
 is not (three 88.9 mm rows on Letter, or three poker rows), the outer bleed on that axis
 shrinks to what the printer can print, and each cut line gets a short tick inside that
-bleed instead: it is cut away with the bleed, so it never shows on a card."""
+bleed instead: it is cut away with the bleed, so it never shows on a card.
+
+`impose` fits a grid to the page; `place` builds the same kind of Sheet from slots placed
+by hand (a custom sheet layout, read by sheetlayout.py), with the same backs and marks."""
 
 from __future__ import annotations
 
@@ -82,6 +85,19 @@ class Slot:
     clip: tuple       # (x, y, w, h): the trim plus the bleed that this slot has room for
     transform: Affine # card mm -> page mm
 
+    @property
+    def turned(self) -> bool:
+        """The card is turned a quarter on the page, so its trim box is its h x w."""
+        return abs(self.transform[0]) < 0.5
+
+
+def back_slot(front: Slot, card_w: float, flip_t: Affine) -> Slot:
+    """Where the back of the card in `front` goes on the back page: the slot reflected across
+    the flip axis, the card turned over about its own vertical axis (`card_w` wide)."""
+    mirror = (-1, 0, 0, 1, card_w, 0)
+    return Slot(_flip_rect(front.trim, flip_t), _flip_rect(front.clip, flip_t),
+                compose(flip_t, compose(front.transform, mirror)))
+
 
 @dataclass(frozen=True)
 class Slug:
@@ -94,23 +110,27 @@ class Slug:
 
 @dataclass(frozen=True)
 class Sheet:
-    """Where everything goes on a sheet; the same for every sheet of a deck."""
+    """Where everything goes on a sheet; the same for every sheet of a deck. Made by
+    `impose` (a grid fitted to the page) or `place` (a custom layout's slots)."""
 
     page: tuple[float, float]
     card: tuple[float, float]
     bleed: float
-    cut: str               # "shared" or "gutter"
-    rotated: bool          # cards turned 90 degrees on the sheet
-    cols: int
-    rows: int
     flip: str
-    fronts: tuple          # Slot per card position, row by row from the top-left
+    fronts: tuple          # Slot per card position, in the order cards fill them
     backs: tuple           # backs[i] is where the back of fronts[i] goes on the back page
     marks: tuple           # crop marks ((x0, y0), (x1, y1)) in the front page's margins
     ticks: tuple           # cut ticks ((x0, y0), (x1, y1)) in the outer bleed, front page
-    outer: tuple           # (x, y): bleed kept outside the grid's outer cards on each axis
     slug: Slug
     flip_t: Affine         # front page -> back page
+    butted: tuple = ()     # per front slot: ((side, j), ...) where slot j's trim shares that whole
+                           # edge (one cut for both), so the clip stops at the trim
+    # the grid `impose` chose (a custom layout has none)
+    cut: str = "layout"    # "shared", "gutter" or "layout"
+    rotated: bool = False  # cards turned 90 degrees on the sheet
+    cols: int = 0
+    rows: int = 0
+    outer: tuple = (0.0, 0.0)  # (x, y): bleed kept outside the grid's outer cards on each axis
 
     @property
     def per_sheet(self) -> int:
@@ -123,20 +143,26 @@ class Sheet:
         return fronts, [shift_slot(s, *back_offset) for s in backs]
 
     def _slots_for(self, used: int) -> tuple[list[Slot], list[Slot]]:
-        """With shared cut lines a card's edge takes its neighbour's art only where a
-        neighbour is printed; every other edge gets the full bleed (into the empty slot
-        next to it)."""
-        if used >= len(self.fronts) or self.cut == "gutter":
+        """A card's edge shared with a neighbour takes the neighbour's art only where the
+        neighbour is printed; an edge next to an empty slot gets the full bleed (into it)."""
+        if used >= len(self.fronts) or not any(self.butted):
             return list(self.fronts[:used]), list(self.backs[:used])
         fronts, backs = [], []
         for i, slot in enumerate(self.fronts[:used]):
-            r, c = divmod(i, self.cols)
             x, y, w, h = slot.clip
-            if c < self.cols - 1 and i + 1 >= used:    # empty slot to the right
-                w += self.bleed
-            if r < self.rows - 1 and i + self.cols >= used:  # empty slot below
-                y -= self.bleed
-                h += self.bleed
+            for side, j in self.butted[i]:
+                if j < used:
+                    continue
+                if side == "right":
+                    w += self.bleed
+                elif side == "bottom":
+                    y -= self.bleed
+                    h += self.bleed
+                elif side == "left":
+                    x -= self.bleed
+                    w += self.bleed
+                else:   # top
+                    h += self.bleed
             clip = (x, y, w, h)
             fronts.append(Slot(slot.trim, clip, slot.transform))
             backs.append(Slot(self.backs[i].trim, _flip_rect(clip, self.flip_t), self.backs[i].transform))
@@ -237,9 +263,8 @@ def impose(page, card, bleed, margin, cut="auto", flip="long") -> Sheet:
     top = (H + grid_h) / 2 - by       # trim top of the first row
 
     flip_t = flip_transform(page, flip)
-    mirror = (-1, 0, 0, 1, w, 0)  # a card turned over left-to-right
 
-    fronts, backs = [], []
+    fronts, backs, butted = [], [], []
     for r in range(rows):
         for c in range(cols):
             x = left + c * pitch_x
@@ -258,8 +283,11 @@ def impose(page, card, bleed, margin, cut="auto", flip="long") -> Sheet:
             else:
                 t = (1, 0, 0, 1, x, y)
             fronts.append(Slot(trim, clip, t))
-            backs.append(Slot(_flip_rect(trim, flip_t), _flip_rect(clip, flip_t),
-                              compose(flip_t, compose(t, mirror))))
+            backs.append(back_slot(fronts[-1], w, flip_t))
+            i = r * cols + c   # shared cut lines: the card to the right and the one below share an edge
+            right = (("right", i + 1),) if c < cols - 1 and mode == "shared" else ()
+            below = (("bottom", i + cols),) if r < rows - 1 and mode == "shared" else ()
+            butted.append(right + below)
 
     gx0, gx1 = left - bx, left - bx + grid_w
     gy1, gy0 = top + by, top + by - grid_h
@@ -304,8 +332,108 @@ def impose(page, card, bleed, margin, cut="auto", flip="long") -> Sheet:
         slug = Slug(margin + 2.0, H / 2, 90, grid_h, room)
     else:
         slug = Slug(W - margin - 2.0, H / 2, 270, grid_h, room)
-    return Sheet(page, card, bleed, mode, rotated, cols, rows, flip, tuple(fronts), tuple(backs),
-                 tuple(marks), tuple(ticks), (bx, by), slug, flip_t)
+    return Sheet(page=page, card=card, bleed=bleed, flip=flip, fronts=tuple(fronts), backs=tuple(backs),
+                 marks=tuple(marks), ticks=tuple(ticks), slug=slug, flip_t=flip_t, butted=tuple(butted),
+                 cut=mode, rotated=rotated, cols=cols, rows=rows, outer=(bx, by))
+
+
+TURNS = {0: False, 90: True, 180: False, 270: True}
+"""Turns a card may take on a custom sheet, degrees counter-clockwise: whether it is then
+on its side (its footprint h x w)."""
+
+
+def place(page, card, positions, bleed, margin, flip="long", crop_marks=True) -> Sheet:
+    """A sheet laid out by hand (a custom layout, pnpgen/sheetlayout.py). `positions` gives
+    each slot as (x, y, turn): its trim's top-left corner in mm from the page's top-left
+    (y down, as a ruler on the paper reads) and a turn from TURNS (90: the card's top to the
+    page's left, as `impose` turns cards). Cards are filled in that order.
+
+    Every card gets `bleed` on each edge, except where another slot's trim shares the whole
+    edge: butted cards share one cut and their art meets there (as in a shared grid). Backs
+    are the fronts reflected for the flip edge, exactly as on automatic sheets. Crop marks,
+    if asked for, go outside the slots' bounding box, on each side with room between it and
+    the printer margin; the slug line goes on the side with most room left, or nowhere.
+    The geometry is not checked here (see sheetlayout.check)."""
+    W, H = page
+    w, h = card
+    flip_t = flip_transform(page, flip)
+    trims, turns = [], []
+    for x, top, turn in positions:
+        fw, fh = (h, w) if TURNS[turn] else (w, h)
+        y = H - top - fh
+        trims.append((x, y, fw, fh))
+        turns.append({0: (1, 0, 0, 1, x, y), 90: (0, 1, -1, 0, x + fw, y),
+                      180: (-1, 0, 0, -1, x + fw, y + fh), 270: (0, -1, 1, 0, x, y + fh)}[turn])
+    butted = butted_edges(trims)
+    fronts = []
+    for (x, y, fw, fh), t, sides in zip(trims, turns, butted):
+        shut = {side for side, _ in sides}
+        x0 = x - (0 if "left" in shut else bleed)
+        x1 = x + fw + (0 if "right" in shut else bleed)
+        y0 = y - (0 if "bottom" in shut else bleed)
+        y1 = y + fh + (0 if "top" in shut else bleed)
+        fronts.append(Slot((x, y, fw, fh), (x0, y0, x1 - x0, y1 - y0), t))
+    backs = [back_slot(s, w, flip_t) for s in fronts]
+    marks, slug = _frame(page, fronts, margin, crop_marks) if fronts else ((), Slug(W / 2, margin, 0, 0, 0))
+    return Sheet(page=tuple(page), card=tuple(card), bleed=bleed, flip=flip, fronts=tuple(fronts),
+                 backs=tuple(backs), marks=marks, ticks=(), slug=slug, flip_t=flip_t, butted=butted)
+
+
+def butted_edges(trims) -> tuple:
+    """For each trim box (x, y, w, h), the ((side, j), ...) edges it shares whole with trim j:
+    right/bottom first, as cards fill a sheet."""
+    key = lambda *v: tuple(round(a, 4) for a in v)   # noqa: E731 - 0.1 um: typed-in mm that add up
+    lefts = {key(x, y, h): j for j, (x, y, w, h) in enumerate(trims)}
+    tops = {key(x, y + h, w): j for j, (x, y, w, h) in enumerate(trims)}
+    out = [[] for _ in trims]
+    for i, (x, y, w, h) in enumerate(trims):
+        j = lefts.get(key(x + w, y, h))
+        if j is not None and j != i:
+            out[i].append(("right", j))
+            out[j].append(("left", i))
+        j = tops.get(key(x, y, w))
+        if j is not None and j != i:
+            out[i].append(("bottom", j))
+            out[j].append(("top", i))
+    order = {"right": 0, "bottom": 1, "left": 2, "top": 3}
+    return tuple(tuple(sorted(sides, key=lambda s: (order[s[0]], s[1]))) for sides in out)
+
+
+def _frame(page, fronts, margin, crop_marks):
+    """Crop marks in line with every trim edge, outside the slots' bounding box on each side
+    that has room for them, and the slug line on the side with most room left over."""
+    W, H = page
+    gx0 = min(s.clip[0] for s in fronts)
+    gy0 = min(s.clip[1] for s in fronts)
+    gx1 = max(s.clip[0] + s.clip[2] for s in fronts)
+    gy1 = max(s.clip[1] + s.clip[3] for s in fronts)
+    zones = {"bottom": gy0 - margin, "top": H - margin - gy1, "left": gx0 - margin, "right": W - margin - gx1}
+    slug_side = max(zones, key=lambda s: (zones[s] - (s in ("left", "right")) * 0.5, s == "bottom"))
+    lengths = {}
+    for side, z in zones.items():
+        room = z - MARK_GAP
+        if side == slug_side and room - SLUG_ROOM >= MARK_MIN:
+            room -= SLUG_ROOM
+        if crop_marks and room >= MARK_MIN - 1e-9:
+            lengths[side] = min(MARK_MAX, room)
+    xs = sorted({round(v, 6) for s in fronts for v in (s.trim[0], s.trim[0] + s.trim[2])})
+    ys = sorted({round(v, 6) for s in fronts for v in (s.trim[1], s.trim[1] + s.trim[3])})
+    ends = {"top": (gy1, 1), "bottom": (gy0, -1), "left": (gx0, -1), "right": (gx1, 1)}
+    marks = []
+    for side, length in lengths.items():
+        edge, sign = ends[side]
+        a, b = edge + sign * MARK_GAP, edge + sign * (MARK_GAP + length)
+        if side in ("top", "bottom"):
+            marks += [((x, a), (x, b)) for x in xs]
+        else:
+            marks += [((a, y), (b, y)) for y in ys]
+    room = zones[slug_side] - (MARK_GAP + lengths[slug_side] if slug_side in lengths else 0.0)
+    room = room if room >= SLUG_ROOM else 0.0   # no room: no slug line
+    slug = {"bottom": Slug(W / 2, margin + 0.3, 0, W - 2 * margin, room),
+            "top": Slug(W / 2, H - margin - 2.0, 0, W - 2 * margin, room),
+            "left": Slug(margin + 2.0, H / 2, 90, H - 2 * margin, room),
+            "right": Slug(W - margin - 2.0, H / 2, 270, H - 2 * margin, room)}[slug_side]
+    return tuple(marks), slug
 
 
 def _flip_rect(rect, flip_t):
@@ -389,10 +517,8 @@ def pack(page, sizes, shapes, bleed, margin, flip="long") -> list[PackedSheet]:
                 tx, ty = x + pitch / 2, y - pitch / 2 - h
                 trim = (tx, ty, w, h)
                 clip = (tx - bleed, ty - bleed, w + 2 * bleed, h + 2 * bleed)
-                t = (1, 0, 0, 1, tx, ty)
-                mirror = (-1, 0, 0, 1, w, 0)
-                fronts.append(Slot(trim, clip, t))
-                backs.append(Slot(_flip_rect(trim, flip_t), _flip_rect(clip, flip_t), compose(flip_t, compose(t, mirror))))
+                fronts.append(Slot(trim, clip, (1, 0, 0, 1, tx, ty)))
+                backs.append(back_slot(fronts[-1], w, flip_t))
                 x += w + pitch
         if not rows:
             raise InputError.at("(settings)", None, "a component does not fit on the page")

@@ -15,12 +15,13 @@ from functools import lru_cache
 from pydantic import BaseModel
 from pydantic_core import PydanticUndefined
 
-from . import checks, model, rules
+from . import checks, model, rules, sheetlayout
 from .elements import ELEMENTS
 from .layout import VARIABLES
 from .rulebook.source import FrontMatter
 
 SIZE = "size (a name such as poker, or [w, h] mm)"
+PAPER = "paper (a name such as letter or a4, or [w, h] mm)"
 
 TOPICS: dict[str, tuple[str, type[BaseModel]]] = {
     "game": ("cards/<game>/game.yaml", model.Game),
@@ -32,6 +33,10 @@ TOPICS: dict[str, tuple[str, type[BaseModel]]] = {
     "code": ("a template's `code:` (where the card code goes)", model.CodeMark),
     **{name: (f"element `- {name}: {{...}}`", cls) for name, cls in ELEMENTS.items()},
     "rulebook": ("the front matter of cards/<game>/rulebook.md (see docs/rulebooks.md)", FrontMatter),
+    "layout": ("a custom sheet layout: `pnpgen build --layout FILE` (or a preset's NAME, "
+               "pnpgen/presets/layouts/NAME.yaml)", sheetlayout.Layout),
+    "layout.slot": ("an entry of a layout's `slots:`", sheetlayout.LayoutSlot),
+    "layout.grid": ("a layout's `grid:`", sheetlayout.LayoutGrid),
     "rules": ("cards/<game>/rules.yaml", rules.RulesFile),
     "rule": ("an entry of rules.yaml `rules:`", rules.Rule),
     **{f"rule.{name}": (f"the value of a rule's `{name}:`", mod.Spec) for name, mod in checks.CHECKS.items()
@@ -62,7 +67,8 @@ def type_name(annotation) -> str:
     if isinstance(annotation, type):
         if issubclass(annotation, BaseModel):
             return {"CodeMark": "code", "ElementEntry": "element", "FieldSpec": "field", "Back": "back",
-                    "Icon": "icon", "Rule": "rule", "Range": "{min, max}"}.get(annotation.__name__, "mapping")
+                    "Icon": "icon", "Rule": "rule", "Range": "{min, max}", "LayoutSlot": "slot",
+                    "LayoutGrid": "grid"}.get(annotation.__name__, "mapping")
         return {"str": "text", "float": "number", "int": "whole number", "bool": "true/false"}.get(
             annotation.__name__, annotation.__name__)
     return str(annotation)
@@ -99,6 +105,8 @@ def rows(cls: type[BaseModel]):
                 if isinstance(default, bool) else str(default)
         text = re.sub(r"\s+", " ", info.description or docstrings(cls).get(name, "")).strip()
         kind = SIZE if info.metadata and info.annotation == tuple[float, float] else type_name(info.annotation)
+        if any(getattr(m, "func", None) is sheetlayout._paper for m in info.metadata):
+            kind = PAPER
         yield name, kind, shown, text
 
 

@@ -29,3 +29,9 @@ def shops() -> dict[str, dict]:
     each card product's trim in inches."""
     with open(HERE / "shops.yaml", encoding="utf-8") as fh:
         return yaml.safe_load(fh)
+
+
+def layouts() -> dict[str, Path]:
+    """Custom sheet layouts shipped as presets (presets/layouts/<name>.yaml), by name; each is
+    read and checked by pnpgen.sheetlayout when `--layout NAME` picks it."""
+    return {p.stem: p for p in sorted((HERE / "layouts").glob("*.yaml"))}
