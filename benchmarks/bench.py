@@ -141,8 +141,7 @@ def main(sizes, repeat=3):
             root = Path(tmp)
             make_game(root, n)
             t, mem = best([sys.executable, "-m", "pnpgen.cli", "--root", str(root), "build", "-q"], repeat)
-            pdf = root / "out" / "bench" / "deck.pdf"
-            size_kb = pdf.stat().st_size / 1024
+            size_kb = sum(p.stat().st_size for p in (root / "out" / "bench").glob("deck*.pdf")) / 1024
             bare_pdf = root / "bare.pdf"
             (root / "bare.py").write_text(BARE)
             tb, memb = best([sys.executable, str(root / "bare.py"), str(n), str(bare_pdf)], repeat)

@@ -55,6 +55,7 @@ class Options:
     strict: bool = False         # text cut to fit and missing characters are errors
     seed: int | None = None      # another seed for generated boards
     poster: str | None = None    # boards whole on one page of this paper (tabloid, a3, a2, a1)
+    volume_sheets: int = 250     # sheets per PDF: a longer deck is split into <deck>-1.pdf, <deck>-2.pdf...
     booklet: bool = False        # also impose the rulebook as a saddle-stitched booklet
     rulebook: bool = True        # write the rulebook when the game has one
     lenient_rulebook: bool = False   # a rulebook naming what the game lacks is skipped with a warning
@@ -71,6 +72,7 @@ class DeckResult:
     pages: int
     per_sheet: int
     warnings: list[Notice] = field(default_factory=list)
+    volumes: list[Path] = field(default_factory=list)   # every PDF of the deck, when split into volumes
 
 
 def games(project: Project) -> list[str]:
@@ -143,8 +145,8 @@ def build_loaded(game: GameSource, options: Options) -> list[DeckResult]:
                                           [Notice(deck.doc.path, None, "every card has count 0: no PDF written")]))
                 continue
             options.progress(f"{game_id}/{deck.id}: {len(cards)} cards ...")
-            r, tmp = _build_deck(game, deck, layouter, icons, cards, outdir, options)
-            written.append((tmp, r.path))
+            r, temps = _build_deck(game, deck, layouter, icons, cards, outdir, options)
+            written += temps
             _refuse_if_strict(r, options)
             options.progress(f"  drew {r.path}: {r.sheets} sheet{'s' if r.sheets != 1 else ''} "
                              f"({r.per_sheet} cards a sheet, {r.pages} pages)")
@@ -232,9 +234,9 @@ def _unwritable(path: Path, exc: OSError) -> InputError:
 
 
 def _build_deck(game: GameSource, deck: DeckSource, layouter: Layouter, icons: dict, cards, outdir: Path,
-                options: Options) -> tuple[DeckResult, str]:
-    """Draw one deck into a temporary file next to its target; returns the result and the
-    temporary file (the caller renames it into place)."""
+                options: Options) -> tuple[DeckResult, list[tuple[str, Path]]]:
+    """Draw one deck into temporary files next to their targets (one, or one per volume);
+    returns the result and the (temporary file, target) pairs the caller renames into place."""
     g = game.game
     paper = options.paper or g.paper
     page = presets.papers()[paper]
@@ -267,49 +269,61 @@ def _build_deck(game: GameSource, deck: DeckSource, layouter: Layouter, icons: d
     forms.update(icons)
     forms.update(layouter.forms)
 
-    target = outdir / f"{deck.id}.pdf"
-    tmp = _temp_pdf(outdir, deck.id)
+    # a very long deck is split into volumes: reportlab keeps every page of a PDF in memory
+    # until it is saved, so this keeps a 20,000-card build as small as a 2,000-card one
+    size = max(1, options.volume_sheets)
+    volumes = [layout[i:i + size] for i in range(0, sheets, size)]
+    slug_font = fonts.ensure("sans", fonts.BUILTIN["sans"])
+    flip = "long-edge" if flip_edge == "long" else "short-edge"
+
+    def slug(s, side, v):
+        how = f", duplex {flip} flip" if has_backs else ", single-sided"
+        if side == "BACK" and any(offset):   # say so: a stray back offset is then easy to spot
+            side += f" (shifted {offset[0]:+.2f}, {offset[1]:+.2f} mm)"
+        volume = f" (volume {v + 1} of {len(volumes)})" if len(volumes) > 1 else ""
+        return (f"{g.title} \u00b7 {deck.deck.name} \u00b7 sheet {s + 1} of {sheets}{volume} \u00b7 {side} \u00b7 "
+                f"print at 100 % (actual size){how}")
+
+    written = []
     try:
-        slug_font = fonts.ensure("sans", fonts.BUILTIN["sans"])
-        canvas = CardCanvas(tmp, page, f"{g.title} - {deck.deck.name}", forms, g.bleed, slug_font,
-                            g.credits, layouter.res.converted)
-        flip = "long-edge" if flip_edge == "long" else "short-edge"
-
-        def slug(s, side):
-            how = f", duplex {flip} flip" if has_backs else ", single-sided"
-            if side == "BACK" and any(offset):   # say so: a stray back offset is then easy to spot
-                side += f" (shifted {offset[0]:+.2f}, {offset[1]:+.2f} mm)"
-            return (f"{g.title} \u00b7 {deck.deck.name} \u00b7 sheet {s + 1} of {sheets} \u00b7 {side} \u00b7 "
-                    f"print at 100 % (actual size){how}")
-
-        canvas.define_forms(sorted(forms))
-        for s, (sheet, chunk) in enumerate(layout):
-            fronts, backs = sheet.slots_for(len(chunk), offset)   # backs moved, fronts never
-            for slot, card in zip(fronts, chunk):
-                look = game.templates[card.front].template
-                canvas.card(slot, layouter.layout(card, card.front), slot_h(slot, sheet), look.shape)
-            canvas.ticks(sheet.ticks_for(len(chunk)))
-            canvas.marks(sheet.marks_for(len(chunk)))
-            if deck.deck.pack:
-                canvas.cut_lines(sheet.cuts_for(len(chunk)))
-            canvas.slug(sheet, slug(s, "FRONT \u00b7 cut this side"), slug_font)
-            canvas.page()
-            if has_backs:
-                for slot, card in zip(backs, chunk):
-                    if card.back is not None:
-                        common = not card.unique_back and not deck.deck.pack
-                        body = COMMON_BACK if common else layouter.layout(card if card.unique_back else None, card.back)
-                        look = game.templates[card.front].template
-                        canvas.card(slot, body, slot_h(slot, sheet), look.shape)
-                canvas.slug(sheet, slug(s, "BACK"), slug_font)
+        for v, volume in enumerate(volumes):
+            name = deck.id if len(volumes) == 1 else f"{deck.id}-{v + 1}"
+            target, tmp = outdir / f"{name}.pdf", _temp_pdf(outdir, name)
+            written.append((tmp, target))
+            canvas = CardCanvas(tmp, page, f"{g.title} - {deck.deck.name}" + (f" ({v + 1} of {len(volumes)})"
+                                if len(volumes) > 1 else ""), forms, g.bleed, slug_font, g.credits,
+                                layouter.res.converted)
+            canvas.define_forms(sorted(forms))
+            for s, (sheet, chunk) in enumerate(volume, v * size):
+                fronts, backs = sheet.slots_for(len(chunk), offset)   # backs moved, fronts never
+                for slot, card in zip(fronts, chunk):
+                    look = game.templates[card.front].template
+                    canvas.card(slot, layouter.layout(card, card.front), slot_h(slot, sheet), look.shape)
+                canvas.ticks(sheet.ticks_for(len(chunk)))
+                canvas.marks(sheet.marks_for(len(chunk)))
+                if deck.deck.pack:
+                    canvas.cut_lines(sheet.cuts_for(len(chunk)))
+                canvas.slug(sheet, slug(s, "FRONT \u00b7 cut this side", v), slug_font)
                 canvas.page()
-        _save(canvas, tmp, target)
+                if has_backs:
+                    for slot, card in zip(backs, chunk):
+                        if card.back is not None:
+                            common = not card.unique_back and not deck.deck.pack
+                            body = COMMON_BACK if common else layouter.layout(card if card.unique_back else None,
+                                                                              card.back)
+                            look = game.templates[card.front].template
+                            canvas.card(slot, body, slot_h(slot, sheet), look.shape)
+                    canvas.slug(sheet, slug(s, "BACK", v), slug_font)
+                    canvas.page()
+            _save(canvas, tmp, target)
+            del canvas
     except BaseException:
-        _remove(tmp)
+        for tmp, _ in written:
+            _remove(tmp)
         raise
     per_sheet = max(p.per_sheet for p, _ in layout) if layout else 0
-    return DeckResult(deck.id, target, len(cards), sheets, sheets * (2 if has_backs else 1), per_sheet,
-                      notes + list(layouter.warnings)), tmp
+    return DeckResult(deck.id, written[0][1], len(cards), sheets, sheets * (2 if has_backs else 1), per_sheet,
+                      notes + list(layouter.warnings), [t for _, t in written]), written
 
 
 def slot_h(slot, sheet) -> float:
