@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import copy
+
 import yaml
 
 from .errors import InputError
@@ -78,9 +80,22 @@ class _Loader(_Base):
 
 
 def loads(text: str, shown) -> Doc:
+    """Parse `text` event by event into plain values and their lines. No node graph is kept
+    (a 20,000-card deck's graph would take several times the memory of its values)."""
     loader = _Loader(text)
+    doc = Doc(Path(str(shown)), None)
     try:
-        node = loader.get_single_node()
+        loader.get_event()                                   # stream start
+        if loader.check_event(yaml.StreamEndEvent):
+            doc.lines[()] = 1
+            return doc
+        loader.get_event()                                   # document start
+        doc.data = _Builder(doc, loader).value(())
+        loader.get_event()                                   # document end
+        if not loader.check_event(yaml.StreamEndEvent):
+            event = loader.peek_event()
+            raise InputError.at(shown, event.start_mark.line + 1, "a second YAML document ('---') is not "
+                                "allowed; keep one document per file")
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None
@@ -88,54 +103,100 @@ def loads(text: str, shown) -> Doc:
         raise InputError.at(shown, line, f"invalid YAML: {problem}; check indentation, colons and quotes")
     finally:
         loader.dispose()
-    doc = Doc(Path(str(shown)), None)
-    if node is None:
-        doc.data = None
-        doc.lines[()] = 1
-        return doc
-    builder = _Builder(doc, loader)
-    doc.data = builder.build(node, ())
     return doc
 
 
 _PLAIN_TAGS = {"tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"}
+_MERGE = "tag:yaml.org,2002:merge"
 
 
 class _Builder:
+    """Builds values from parser events, recording the line of every location. An alias
+    repeats its anchor's value (a copy) and lines, and counts toward MAX_NODES."""
+
     def __init__(self, doc: Doc, loader):
         self.doc = doc
         self.loader = loader
         self.count = 0
+        self.anchors: dict[str, tuple] = {}   # anchor -> (value, [(relative loc, line)], size)
 
-    def build(self, node, loc):
-        self.count += 1
+    def _counted(self, n: int, line: int) -> None:
+        self.count += n
         if self.count > MAX_NODES:
-            raise InputError.at(self.doc.path, node.start_mark.line + 1,
-                                f"document expands to more than {MAX_NODES} values "
+            raise InputError.at(self.doc.path, line, f"document expands to more than {MAX_NODES} values "
                                 "(too many aliases?); simplify the anchors (&) and aliases (*)")
-        self.doc.lines.setdefault(loc, node.start_mark.line + 1)
-        if isinstance(node, (yaml.MappingNode, yaml.SequenceNode)) and node.tag not in _PLAIN_TAGS:
-            raise InputError.at(self.doc.path, node.start_mark.line + 1,
-                                f"YAML tag {node.tag!r} is not allowed; card data is plain mappings, lists and values")
-        if isinstance(node, yaml.MappingNode):
-            self.loader.flatten_mapping(node)  # resolves `<<:` merge keys
-            out = {}
-            for key_node, value_node in node.value:
-                if not isinstance(key_node, yaml.ScalarNode):
-                    raise InputError.at(self.doc.path, key_node.start_mark.line + 1,
-                                        "mapping keys must be plain words")
-                key = self.scalar(key_node)
-                if isinstance(key, (int, float, bool)) or key is None:
-                    key = str(key_node.value)
-                if key in out:
-                    raise InputError.at(self.doc.path, key_node.start_mark.line + 1,
-                                        f"duplicate key '{key}'; each key may appear once")
-                self.doc.lines[loc + (key,)] = key_node.start_mark.line + 1
-                out[key] = self.build(value_node, loc + (key,))
-            return out
-        if isinstance(node, yaml.SequenceNode):
-            return [self.build(item, loc + (i,)) for i, item in enumerate(node.value)]
-        return self.scalar(node)
+
+    def value(self, loc):
+        event = self.loader.get_event()
+        line = event.start_mark.line + 1
+        if isinstance(event, yaml.AliasEvent):
+            if event.anchor not in self.anchors:
+                raise InputError.at(self.doc.path, line, f"unknown alias *{event.anchor}; define &{event.anchor} first")
+            value, lines, size = self.anchors[event.anchor]
+            self._counted(size, line)
+            for rel, at in lines:
+                self.doc.lines.setdefault(loc + rel, at)
+            return copy.deepcopy(value)
+        self._counted(1, line)
+        self.doc.lines.setdefault(loc, line)
+        start, count = len(self.doc.lines), self.count
+        if isinstance(event, yaml.ScalarEvent):
+            out = self.scalar(self._node(event))
+        elif isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+            if event.tag not in (None, "!") and event.tag not in _PLAIN_TAGS:
+                raise InputError.at(self.doc.path, line, f"YAML tag {event.tag!r} is not allowed; card data is "
+                                    "plain mappings, lists and values")
+            out = self.mapping(loc) if isinstance(event, yaml.MappingStartEvent) else self.sequence(loc)
+        else:   # pragma: no cover - the parser only yields the events above here
+            raise InputError.at(self.doc.path, line, "unexpected YAML structure")
+        if event.anchor:
+            lines = [(k[len(loc):], v) for k, v in list(self.doc.lines.items())[start - 1:] if k[:len(loc)] == loc]
+            self.anchors[event.anchor] = (out, lines, self.count - count + 1)
+        return out
+
+    def sequence(self, loc) -> list:
+        out = []
+        while not self.loader.check_event(yaml.SequenceEndEvent):
+            out.append(self.value(loc + (len(out),)))
+        self.loader.get_event()
+        return out
+
+    def mapping(self, loc) -> dict:
+        out, merged = {}, []
+        while not self.loader.check_event(yaml.MappingEndEvent):
+            event = self.loader.peek_event()
+            line = event.start_mark.line + 1
+            if not isinstance(event, yaml.ScalarEvent):
+                raise InputError.at(self.doc.path, line, "mapping keys must be plain words")
+            self.loader.get_event()
+            node = self._node(event)
+            if node.tag == _MERGE:                     # `<<: *base` merges a mapping's keys
+                value = self.value(loc + ("<<",))
+                for part in value if isinstance(value, list) else [value]:
+                    if not isinstance(part, dict):
+                        raise InputError.at(self.doc.path, line, "<< merges a mapping (or a list of them)")
+                    merged.append((part, line))
+                continue
+            key = self.scalar(node)
+            if isinstance(key, (int, float, bool)) or key is None:
+                key = str(event.value)
+            if key in out:
+                raise InputError.at(self.doc.path, line, f"duplicate key '{key}'; each key may appear once")
+            self.doc.lines[loc + (key,)] = line
+            out[key] = self.value(loc + (key,))
+        self.loader.get_event()
+        for part, line in merged:                      # keys written out win over merged ones
+            for key, value in part.items():
+                if key not in out:
+                    out[key] = value
+                    self.doc.lines.setdefault(loc + (key,), line)
+        return out
+
+    def _node(self, event) -> yaml.ScalarNode:
+        tag = event.tag
+        if tag in (None, "!"):
+            tag = self.loader.resolve(yaml.ScalarNode, event.value, event.implicit)
+        return yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)
 
     def scalar(self, node):
         tag, value = node.tag, node.value
