@@ -119,6 +119,7 @@ class _Builder:
         self.loader = loader
         self.count = 0
         self.anchors: dict[str, tuple] = {}   # anchor -> (value, [(relative loc, line)], size)
+        self.strings: dict[str, str] = {}
 
     def _counted(self, n: int, line: int) -> None:
         self.count += n
@@ -201,7 +202,9 @@ class _Builder:
     def scalar(self, node):
         tag, value = node.tag, node.value
         if tag == "tag:yaml.org,2002:str":
-            return value  # plain text needs no constructor
+            # plain text needs no constructor; a text that repeats (a type, a rules line) is
+            # kept once, however many cards carry it
+            return self.strings.setdefault(value, value)
         if tag == "tag:yaml.org,2002:int" and value.isdigit() and (value[0] != "0" or value == "0"):
             return int(value)  # plain decimals (PyYAML's general int reader is slow)
         try:
