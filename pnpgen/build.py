@@ -23,6 +23,7 @@ from .boards import board_card
 from .render import BoardCanvas, CardCanvas
 from .tile import poster, tile
 from .resources import Resources
+from .rulebook.source import FILE as RULEBOOK
 
 
 COMMON_BACK_FORM = "back:common"
@@ -121,7 +122,9 @@ def check_rulebook(game: GameSource) -> bool:
     """Run the game's rulebook source as far as a build would short of writing the PDF: its
     expressions, its Markdown and every figure it names. Raises InputError on a broken
     reference; returns whether the game has a rulebook."""
-    from .rulebook import check
+    if not (game.root / RULEBOOK).is_file():
+        return False
+    from .rulebook.build import check
     from .rulebook.figures import Components
 
     res, icons, plans, boards = _prepare(game, Options())
@@ -178,14 +181,13 @@ def _build_rulebook(game: GameSource, plans, boards, icons, res, outdir: Path, o
                     results: list) -> list[tuple[str, Path]]:
     """The rulebook, with figures drawn by the same layouters as the sheets; returns the
     temporary files to rename."""
+    if not (game.root / RULEBOOK).is_file():
+        return []     # (checked before importing: the rulebook press is slow to load)
     from reportlab.platypus.doctemplate import LayoutError as PlatypusError
 
-    from .rulebook import write_rulebook
+    from .rulebook.build import write_rulebook
     from .rulebook.figures import Components
     from .rulebook.source import find
-
-    if find(game.root) is None:
-        return []
     options.progress(f"{game.id}/rulebook ...")
     components = Components(game, {d.id: (lay, cards) for d, lay, cards in plans},
                             {b.id: (lay, card) for b, lay, card in boards}, icons, res.converted)

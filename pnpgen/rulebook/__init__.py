@@ -2,8 +2,7 @@
 data) to `out/<game>/rulebook.pdf`, with figures drawn by the code that prints the kit.
 
 source (front matter, expressions, line map) -> markdown (flowables) -> document (pages);
-figures resolves component addresses; booklet imposes pages for saddle stitching."""
+figures resolves component addresses; booklet imposes pages for saddle stitching.
 
-from .build import RulebookResult, check, write_rulebook
-
-__all__ = ["RulebookResult", "check", "write_rulebook"]
+Nothing is imported here: `pnpgen.rulebook.source` (the front matter model) is read by the
+schema reference at start-up, and the layout machinery loads only for a game with a rulebook."""
