@@ -416,3 +416,15 @@ def test_a_heading_over_a_long_table_starts_where_the_text_left_off(tmp_path):
     start = tp.get_text_range().index("Big table")
     h = pdfium.PdfDocument(str(path))[2].get_size()[1]
     assert tp.get_charbox(start)[1] > h / 2                    # high in the first column, not moved on
+
+
+def test_a_spread_card_may_name_its_own_deck_and_face(tmp_path):
+    mini(tmp_path, "# Table\n\n![A face among backs](<spread:deck/Knight,front:Cleric,deck/Squire?face=back&width=90>)\n")
+    path = build(tmp_path)["rulebook"].path
+    image = pdfium.PdfDocument(str(path))[2].render(scale=2).to_pil().convert("RGB")
+    colours = [image.getpixel((x, y)) for y in range(0, image.height, 3) for x in range(0, image.width, 3)]
+    assert (0x2a, 0x6f, 0x3a) in colours and (0x6a, 0x2a, 0x2a) in colours   # one face, two backs
+    with pytest.raises(InputError) as err:
+        mini(tmp_path, "# T\n\n![x](<spread:deck/back:Clerc>)\n")
+        build(tmp_path)
+    assert "did you mean 'Cleric'" in str(err.value)

@@ -85,7 +85,9 @@ class Components:
 
     def _spread(self, path: str, options: dict, width: float | None) -> Art:
         """Cards laid side by side in rows (`;` between rows, `,` between cards): a stretch of
-        the table, e.g. map tiles joined into a swamp. Each card is cut at its trim."""
+        the table, e.g. map tiles joined into a swamp. Each card is cut at its trim. A card
+        may name its own deck and face (`components/front:Starting Map`, `deck/back:Green South`);
+        the others take the spread's deck and `face=`."""
         deck_id, _, names = path.partition("/")
         rows = [[n.strip() for n in row.split(",") if n.strip()] for row in names.split(";")]
         rows = [r for r in rows if r]
@@ -97,15 +99,28 @@ class Components:
         if face not in ("front", "back"):
             raise RefError(f"face={face}: a spread shows each card's front or back")
         gap = _number(options, "gap", allow_zero=True) or 0.0
-        body, w, h = [], 0.0, 0.0
-        for r, row in enumerate(rows):
-            for c, name in enumerate(row):
-                layouter, card = self._card(deck_id, name)
+        body, y, right = [], 0.0, 0.0
+        for row in rows:
+            x, tallest = 0.0, 0.0
+            for item in row:
+                deck, side, name = self._spread_item(item, deck_id, face)
+                layouter, card = self._card(deck, name)
                 w, h = layouter.game.templates[card.front].template.size or layouter.deck.size
-                face_ops = _inline(self._face(layouter, card, face == "back", name, deck_id), layouter.forms)
-                body.append(ops.Group((1, 0, 0, 1, c * (w + gap), r * (h + gap)), tuple(face_ops), (0, 0, w, h)))
-        cols = max(len(r) for r in rows)
-        return Art(body, (0, 0, cols * w + (cols - 1) * gap, len(rows) * h + (len(rows) - 1) * gap), "none", width)
+                face_ops = _inline(self._face(layouter, card, side == "back", name, deck), layouter.forms)
+                body.append(ops.Group((1, 0, 0, 1, x, y), tuple(face_ops), (0, 0, w, h)))
+                x, tallest = x + w + gap, max(tallest, h)
+            right, y = max(right, x - gap), y + tallest + gap
+        return Art(body, (0, 0, right, y - gap), "none", width)
+
+    def _spread_item(self, item: str, deck: str, face: str) -> tuple[str, str, str]:
+        """(deck, face, name) of one card of a spread: `NAME`, `DECK/NAME`, `back:NAME`..."""
+        head, sep, rest = item.partition("/")
+        if sep and head in self.decks:
+            deck, item = head, rest
+        for side in ("front", "back"):
+            if item.startswith(side + ":"):
+                return deck, side, item[len(side) + 1:].strip()
+        return deck, face, item
 
     def _card(self, deck_id: str, name: str) -> tuple[Layouter, PrintCard]:
         if deck_id not in self.decks:
