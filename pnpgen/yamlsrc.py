@@ -90,7 +90,7 @@ def loads(text: str, shown) -> Doc:
             doc.lines[()] = 1
             return doc
         loader.get_event()                                   # document start
-        doc.data = _Builder(doc, loader).value(())
+        doc.data = _Builder(doc, loader).value((), None)
         loader.get_event()                                   # document end
         if not loader.check_event(yaml.StreamEndEvent):
             event = loader.peek_event()
@@ -127,7 +127,10 @@ class _Builder:
             raise InputError.at(self.doc.path, line, f"document expands to more than {MAX_NODES} values "
                                 "(too many aliases?); simplify the anchors (&) and aliases (*)")
 
-    def value(self, loc):
+    def value(self, loc, parent: int | None):
+        """The value at `loc`; its line is recorded only where it differs from `parent`'s
+        (Doc.line falls back to the nearest recorded ancestor, so nothing is lost, and a deck
+        of one-line card entries keeps one line a card instead of one a field)."""
         event = self.loader.get_event()
         line = event.start_mark.line + 1
         if isinstance(event, yaml.AliasEvent):
@@ -139,7 +142,9 @@ class _Builder:
                 self.doc.lines.setdefault(loc + rel, at)
             return copy.deepcopy(value)
         self._counted(1, line)
-        self.doc.lines.setdefault(loc, line)
+        if line != parent or not loc:
+            self.doc.lines.setdefault(loc, line)
+        shown = self.doc.lines.get(loc, parent)   # the line a lookup of `loc` answers
         start, count = len(self.doc.lines), self.count
         if isinstance(event, yaml.ScalarEvent):
             out = self.scalar(self._node(event))
@@ -147,7 +152,7 @@ class _Builder:
             if event.tag not in (None, "!") and event.tag not in _PLAIN_TAGS:
                 raise InputError.at(self.doc.path, line, f"YAML tag {event.tag!r} is not allowed; card data is "
                                     "plain mappings, lists and values")
-            out = self.mapping(loc) if isinstance(event, yaml.MappingStartEvent) else self.sequence(loc)
+            out = self.mapping(loc, shown) if isinstance(event, yaml.MappingStartEvent) else self.sequence(loc, shown)
         else:   # pragma: no cover - the parser only yields the events above here
             raise InputError.at(self.doc.path, line, "unexpected YAML structure")
         if event.anchor:
@@ -155,14 +160,14 @@ class _Builder:
             self.anchors[event.anchor] = (out, lines, self.count - count + 1)
         return out
 
-    def sequence(self, loc) -> list:
+    def sequence(self, loc, line: int) -> list:
         out = []
         while not self.loader.check_event(yaml.SequenceEndEvent):
-            out.append(self.value(loc + (len(out),)))
+            out.append(self.value(loc + (len(out),), line))
         self.loader.get_event()
         return out
 
-    def mapping(self, loc) -> dict:
+    def mapping(self, loc, own: int) -> dict:
         out, merged = {}, []
         while not self.loader.check_event(yaml.MappingEndEvent):
             event = self.loader.peek_event()
@@ -172,7 +177,7 @@ class _Builder:
             self.loader.get_event()
             node = self._node(event)
             if node.tag == _MERGE:                     # `<<: *base` merges a mapping's keys
-                value = self.value(loc + ("<<",))
+                value = self.value(loc + ("<<",), own)
                 for part in value if isinstance(value, list) else [value]:
                     if not isinstance(part, dict):
                         raise InputError.at(self.doc.path, line, "<< merges a mapping (or a list of them)")
@@ -183,8 +188,9 @@ class _Builder:
                 key = str(event.value)
             if key in out:
                 raise InputError.at(self.doc.path, line, f"duplicate key '{key}'; each key may appear once")
-            self.doc.lines[loc + (key,)] = line
-            out[key] = self.value(loc + (key,))
+            if line != own:
+                self.doc.lines[loc + (key,)] = line
+            out[key] = self.value(loc + (key,), line)
         self.loader.get_event()
         for part, line in merged:                      # keys written out win over merged ones
             for key, value in part.items():
