@@ -213,11 +213,20 @@ def _load_deck(src: GameSource, path: Path) -> DeckSource:
     doc = yamlsrc.load(path, _shown(path))
     if not isinstance(doc.data, dict):
         raise doc.error((), "a deck file should be a mapping with name:, template:, fields: and cards:")
-    deck = schema.validate(Deck, doc)
+    entries = doc.data.get("cards")
+    if isinstance(entries, list) and entries and all(isinstance(c, dict) for c in entries):
+        # the entries are checked one by one below: validating the deck without them saves
+        # pydantic a copy of every card (a 20,000-card deck's load peak)
+        deck = schema.validate(Deck, doc, {**doc.data, "cards": [{}]})
+    else:
+        deck = schema.validate(Deck, doc)
+        entries = deck.cards
+    doc.data = None
     size = deck.card_size or src.game.card_size
     problems, cards = [], []
     total = 0
-    for i, raw in enumerate(deck.cards):
+    for i, raw in enumerate(entries):
+        entries[i] = None     # from here each entry lives on only as its CardData
         try:
             card = _card(deck, doc, i, raw)
         except InputError as exc:
@@ -232,7 +241,6 @@ def _load_deck(src: GameSource, path: Path) -> DeckSource:
         raise InputError(problems)
     # validated into `cards`: from here on only the lines of entries (and pinned numbers)
     # are asked for, so drop the rest (a 10,000-card deck has 40,000 of them)
-    doc.data = None
     doc.lines = {loc: line for loc, line in doc.lines.items()
                  if len(loc) <= 2 or loc[0] != "cards" or loc[-1] == "number"}
     deck = deck.model_copy(update={"cards": []})
