@@ -18,7 +18,7 @@ from pathlib import Path
 
 from pydantic.json_schema import GenerateJsonSchema
 
-from . import model, presets, reference, rules, schema
+from . import model, presets, reference, rules, schema, sheetlayout
 from .checks import CHECKS
 from .elements import ELEMENTS
 
@@ -28,6 +28,7 @@ KINDS = {
     "template": ("templates/<game>/<name>.yaml", model.Template),
     "board": ("cards/<game>/boards/<board>.yaml", model.Board),
     "rules": ("cards/<game>/rules.yaml", rules.RulesFile),
+    "layout": ("a sheet layout for pnpgen build --layout", sheetlayout.Layout),
 }
 """One schema per kind of file."""
 
@@ -92,6 +93,14 @@ def _size_schema() -> dict:
             "description": "A size name (" + ", ".join(presets.card_sizes()) + ") or [width, height] in mm."}
 
 
+def _paper_schema() -> dict:
+    """What a sheet layout's paper accepts: a paper name or [w, h] in mm (50 to 1200)."""
+    side = {"type": "number", "minimum": 50, "maximum": 1200}
+    return {"anyOf": [{"type": "string", "enum": list(presets.papers())},
+                      {"type": "array", "items": [side, side], "minItems": 2, "maxItems": 2}],
+            "description": "A paper name (" + ", ".join(presets.papers()) + ") or [width, height] in mm."}
+
+
 def _card_schema() -> dict:
     """A deck's card: its fields are the deck's own (checked by the loader, not here); the
     reserved keys are checked as pnpgen.game._card checks them."""
@@ -130,6 +139,8 @@ class _Generator(GenerateJsonSchema):
     def function_before_schema(self, schema):
         if schema["function"]["function"] is _SIZE:
             return _size_schema()
+        if schema["function"]["function"] is sheetlayout._paper:
+            return _paper_schema()
         return super().function_before_schema(schema)
 
     def model_schema(self, schema):

@@ -56,6 +56,7 @@ def bundled_files() -> list[tuple[str, Path]]:
         if (src.root / "rules.yaml").is_file():
             out.append(("rules", src.root / "rules.yaml"))
     out += [("template", p) for p in sorted((ROOT / "templates").glob("*/*.yaml"))]
+    out += [("layout", p) for p in sorted((ROOT / "pnpgen" / "presets" / "layouts").glob("*.yaml"))]
     return [(kind, Path(p).resolve()) for kind, p in out]
 
 
