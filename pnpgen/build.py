@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
@@ -138,6 +138,8 @@ def build_loaded(game: GameSource, options: Options) -> list[DeckResult]:
     all are renamed into place only when every deck has been drawn, so a problem found in
     the last deck leaves no new file behind."""
     game_id = game.id
+    if options.layout is None and game.game.layout:
+        options = replace(options, layout=game_layout(game))
     res, icons, plans, boards = _prepare(game, options)
     outdir = options.out / game_id
     results, written = [], []
@@ -221,6 +223,26 @@ def _build_rulebook(game: GameSource, plans, boards, icons, res, outdir: Path, o
                      (f"; booklet {result.booklet}: {result.sheets} sheets, print duplex flipped on the short "
                       "edge, fold and staple" if result.booklet else ""))
     return written
+
+
+def game_layout(game: GameSource):
+    """The sheet layout game.yaml names: a preset, or a file inside the game folder."""
+    from .game import confined
+    from .sheetlayout import is_path, load
+
+    spec, line = game.game.layout, game.doc.line(("layout",))
+    if is_path(spec):
+        try:
+            spec = str(confined(game.root, spec))
+        except ValueError as exc:
+            raise InputError.at(game.rel(game.doc.path), line, f"layout: {exc}") from None
+    try:
+        return load(spec)
+    except InputError as exc:
+        if any(str(p.path) in ("--layout", game.game.layout) for p in exc.problems):   # name it where it is written
+            raise InputError([Problem(game.rel(game.doc.path), line, f"layout: {p.message}") for p in exc.problems]) \
+                from None
+        raise
 
 
 def _refuse_if_strict(result: DeckResult, options: Options) -> None:

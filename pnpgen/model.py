@@ -141,6 +141,10 @@ class Game(Schema):
     """Move every back page by [x, y] mm to cancel a duplex printer's error, as read off
     `pnpgen calibrate`: x positive moves backs right and y positive moves them up, as seen
     looking at the back page; fronts never move (`pnpgen build --back-offset X,Y` overrides)."""
+    layout: str | None = Field(None, min_length=1, max_length=200)
+    """A custom sheet layout for the card decks of its card size: a preset name
+    (business-10up-letter, poker-9up-a4) or a layout .yaml file in the game folder
+    (`pnpgen build --layout` overrides)."""
     cut: Literal["auto", "shared", "gutter"] = "auto"
     """shared: cards touch, one cut per line; gutter: full bleed round every card;
     auto: whichever fits more cards (gutter on a tie)."""

@@ -352,3 +352,25 @@ def test_the_reference_documents_layouts():
     assert "rotate: 0 or 90 or 180 or 270 = 0" in reference.text("layout.slot")
     assert "## layout.grid" in reference.markdown()
     assert (ROOT / "docs" / "reference.md").read_text(encoding="utf-8").strip() == reference.markdown().strip()
+
+
+def test_game_yaml_names_a_layout_preset_or_a_file_in_its_folder(tmp_path):
+    project = _game(tmp_path, 12)
+    game_yaml = tmp_path / "cards" / "mini" / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text() + "layout: business-10up-letter\n")
+    (result,) = build_game(project, "mini", Options(out=tmp_path / "out"))
+    assert result.per_sheet == 10 and result.sheets == 2
+    (tmp_path / "cards" / "mini" / "my-stock.yaml").write_text(GOOD + "grid: {cols: 2, rows: 2, x: 20, y: 20}\n")
+    game_yaml.write_text(game_yaml.read_text().replace("business-10up-letter", "my-stock.yaml"))
+    (result,) = build_game(project, "mini", Options(out=tmp_path / "out"))
+    assert result.per_sheet == 4
+    game_yaml.write_text(game_yaml.read_text().replace("my-stock.yaml", "busines-10up-letter"))
+    with pytest.raises(InputError) as err:
+        build_game(project, "mini", Options(out=tmp_path / "out2"))
+    (problem,) = err.value.problems
+    assert str(problem.path).endswith("game.yaml") and problem.line == 6 and "did you mean 'business-10up-letter'" \
+        in problem.message
+    game_yaml.write_text(game_yaml.read_text().replace("busines-10up-letter", "../outside.yaml"))
+    with pytest.raises(InputError) as err:
+        build_game(project, "mini", Options(out=tmp_path / "out2"))
+    assert "outside the game folder" in str(err.value)
