@@ -97,7 +97,9 @@ def _paper_schema() -> dict:
     """What a sheet layout's paper accepts: a paper name or [w, h] in mm (50 to 1200)."""
     side = {"type": "number", "minimum": 50, "maximum": 1200}
     return {"anyOf": [{"type": "string", "enum": list(presets.papers())},
-                      {"type": "array", "items": [side, side], "minItems": 2, "maxItems": 2}],
+                      {"type": "array", "items": [side, side], "minItems": 2, "maxItems": 2},
+                      {"type": "object", "properties": {"w": side, "h": side}, "required": ["w", "h"],
+                       "additionalProperties": False}],
             "description": "A paper name (" + ", ".join(presets.papers()) + ") or [width, height] in mm."}
 
 

@@ -33,25 +33,30 @@ class Schema(BaseModel):
         return data
 
 
-def _size(value: Any) -> tuple[float, float]:
-    """A size: a preset name, [w, h] or {w: , h: } in millimetres."""
-    table = presets.card_sizes()
+def named_size(value: Any, table: dict, kind: str, low: float, names: str) -> tuple[float, float]:
+    """A size written as a name from `table` or [w, h] ({w: , h: } too) in millimetres,
+    each side from `low` to 1200; `kind` names it in messages (size, paper)."""
     if isinstance(value, str):
         if value in table:
             return table[value]
-        raise PydanticCustomError("size", "unknown size '{v}'{hint}; or give [width, height] in mm",
-                                  {"v": value, "hint": did_you_mean(value, table)})
+        raise PydanticCustomError(kind, "unknown {kind} '{v}'{hint}; or give [width, height] in mm",
+                                  {"kind": kind, "v": value, "hint": did_you_mean(value, table)})
     if isinstance(value, dict) and set(value) == {"w", "h"}:
         value = [value["w"], value["h"]]
     if isinstance(value, (list, tuple)) and len(value) == 2 and all(
             isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
         w, h = float(value[0]), float(value[1])
-        if not (10 <= w <= 1200 and 10 <= h <= 1200):
-            raise PydanticCustomError("size", "size {w} x {h} mm is outside 10..1200 mm",
-                                      {"w": w, "h": h})
+        if not (low <= w <= 1200 and low <= h <= 1200):
+            raise PydanticCustomError(kind, "{kind} {w} x {h} mm is outside {low}..1200 mm",
+                                      {"kind": kind, "w": w, "h": h, "low": f"{low:g}"})
         return (w, h)
-    raise PydanticCustomError("size", "expected a size name (poker, bridge, mini, tarot, square...) "
-                              "or [width, height] in mm", {})
+    raise PydanticCustomError(kind, "expected a {kind} name ({names}) or [width, height] in mm",
+                              {"kind": kind, "names": names})
+
+
+def _size(value: Any) -> tuple[float, float]:
+    """A card size: a preset name, [w, h] or {w: , h: } in millimetres."""
+    return named_size(value, presets.card_sizes(), "size", 10, "poker, bridge, mini, tarot, square...")
 
 
 Size = Annotated[tuple[float, float], BeforeValidator(_size)]

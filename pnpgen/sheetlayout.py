@@ -15,12 +15,11 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import BeforeValidator, Field, model_validator
-from pydantic_core import PydanticCustomError
 
 from . import presets, yamlsrc
 from .errors import InputError, Notice, Problem, did_you_mean
 from .impose import MARK_GAP, MARK_MIN, TURNS, Sheet, place
-from .schema import Schema, Size, validate
+from .schema import Schema, Size, named_size, validate
 
 SIZE_TOLERANCE = 0.05
 """How far (mm) a deck's card size may differ from the layout's and still be laid out on it."""
@@ -29,19 +28,7 @@ EPS = 1e-6
 
 def _paper(value: Any) -> tuple[float, float]:
     """A paper: a name from sizes.yaml (letter, a4...) or [w, h] in millimetres."""
-    table = presets.papers()
-    if isinstance(value, str):
-        if value in table:
-            return table[value]
-        raise PydanticCustomError("paper", "unknown paper '{v}'{hint}; or give [width, height] in mm",
-                                  {"v": value, "hint": did_you_mean(value, table)})
-    if isinstance(value, (list, tuple)) and len(value) == 2 and all(
-            isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
-        w, h = float(value[0]), float(value[1])
-        if not (50 <= w <= 1200 and 50 <= h <= 1200):
-            raise PydanticCustomError("paper", "paper {w} x {h} mm is outside 50..1200 mm", {"w": w, "h": h})
-        return (w, h)
-    raise PydanticCustomError("paper", "expected a paper name (letter, a4...) or [width, height] in mm", {})
+    return named_size(value, presets.papers(), "paper", 50, "letter, a4...")
 
 
 Paper = Annotated[tuple[float, float], BeforeValidator(_paper)]
