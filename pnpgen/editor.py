@@ -83,24 +83,22 @@ def _exactly_one(groups: dict[str, list[str]]) -> list[dict]:
     return [{"required": keys, "properties": {k: _GIVEN for k in keys}} for keys in groups.values()]
 
 
-def _size_schema() -> dict:
-    """What pnpgen.schema._size accepts: a preset name, [w, h] or {w:, h:} in mm."""
-    side = {"type": "number", "minimum": 10, "maximum": 1200}
-    return {"anyOf": [{"type": "string", "enum": list(presets.card_sizes())},
+def _named_size_schema(table: dict, kind: str, low: float) -> dict:
+    """What pnpgen.schema.named_size accepts: a name from `table`, [w, h] or {w:, h:} in mm."""
+    side = {"type": "number", "minimum": low, "maximum": 1200}
+    return {"anyOf": [{"type": "string", "enum": list(table)},
                       {"type": "array", "items": [side, side], "minItems": 2, "maxItems": 2},
                       {"type": "object", "properties": {"w": side, "h": side}, "required": ["w", "h"],
                        "additionalProperties": False}],
-            "description": "A size name (" + ", ".join(presets.card_sizes()) + ") or [width, height] in mm."}
+            "description": f"A {kind} name (" + ", ".join(table) + ") or [width, height] in mm."}
+
+
+def _size_schema() -> dict:
+    return _named_size_schema(presets.card_sizes(), "size", 10)
 
 
 def _paper_schema() -> dict:
-    """What a sheet layout's paper accepts: a paper name or [w, h] in mm (50 to 1200)."""
-    side = {"type": "number", "minimum": 50, "maximum": 1200}
-    return {"anyOf": [{"type": "string", "enum": list(presets.papers())},
-                      {"type": "array", "items": [side, side], "minItems": 2, "maxItems": 2},
-                      {"type": "object", "properties": {"w": side, "h": side}, "required": ["w", "h"],
-                       "additionalProperties": False}],
-            "description": "A paper name (" + ", ".join(presets.papers()) + ") or [width, height] in mm."}
+    return _named_size_schema(presets.papers(), "paper", 50)
 
 
 def _card_schema() -> dict:
