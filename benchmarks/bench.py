@@ -6,9 +6,10 @@ memory, PDF size and the pnpgen / bare-reportlab time ratio.
     python benchmarks/bench.py            # 1,000 and 10,000 cards, best of 3 runs each
     python benchmarks/bench.py 2000       # other sizes
 
-Then boards: a generated hex board of 10 x 10 and 20 x 10 hexes (generation, drawing and
-tiling, in process, so without start-up), and the whole bundled project (`pnpgen build`,
-every game, as a fresh process).
+Then the build cache: a clean build, a rebuild with nothing changed and a rebuild after a
+one-card edit (checked byte for byte against a clean build). Then boards: a generated hex
+board of 10 x 10 and 20 x 10 hexes (generation, drawing and tiling, in process, so without
+start-up), and the whole bundled project (`pnpgen build`, every game, as a fresh process).
 """
 
 from __future__ import annotations
@@ -140,12 +141,41 @@ def main(sizes, repeat=3):
         with tempfile.TemporaryDirectory() as tmp:
             root = Path(tmp)
             make_game(root, n)
-            t, mem = best([sys.executable, "-m", "pnpgen.cli", "--root", str(root), "build", "-q"], repeat)
+            t, mem = best([sys.executable, "-m", "pnpgen.cli", "--root", str(root), "build", "-q", "--no-cache"],
+                          repeat)
             size_kb = sum(p.stat().st_size for p in (root / "out" / "bench").glob("deck*.pdf")) / 1024
             bare_pdf = root / "bare.pdf"
             (root / "bare.py").write_text(BARE)
             tb, memb = best([sys.executable, str(root / "bare.py"), str(n), str(bare_pdf)], repeat)
             print(f"{n:>7} {t:>9.2f} {n / t:>8.0f} {mem:>8.0f} {size_kb:>8.0f} {tb:>7.2f} {memb:>8.0f} {t / tb:>6.2f}")
+
+
+def incremental(sizes=(1000, 10000), repeat=3):
+    """The build cache: seconds for a clean build (no cache), a rebuild with nothing changed,
+    and a rebuild after one card's title is edited, each a fresh `pnpgen build` process; the
+    edited rebuild is checked byte for byte against a clean build of the edited deck."""
+    import filecmp
+    print(f"{'cards':>7} {'clean s':>8} {'unchanged s':>12} {'one edit s':>11} {'edit/clean':>11}")
+    for n in sizes:
+        with tempfile.TemporaryDirectory() as tmp:
+            root = Path(tmp)
+            make_game(root, n)
+            cmd = [sys.executable, "-m", "pnpgen.cli", "--root", str(root), "build", "-q"]
+            clean, _ = best(cmd + ["--no-cache", "--out", str(root / "clean")], repeat)
+            run(cmd)                                   # fills the cache
+            unchanged, _ = best(cmd, repeat)
+            deck = root / "cards" / "bench" / "decks" / "deck.yaml"
+            text = deck.read_text()
+            edits = []
+            for i in range(repeat):                    # a different card each time, so each is a real edit
+                deck.write_text(text.replace(f'title: "Card {n // 2 + i}"', f'title: "Card {n // 2 + i}, edited"'))
+                edits.append(run(cmd)[0])
+            run(cmd + ["--no-cache", "--out", str(root / "clean")])
+            same = all(filecmp.cmp(p, root / "out" / "bench" / p.name, shallow=False)
+                       for p in (root / "clean" / "bench").glob("*.pdf"))
+            if not same:
+                sys.exit("the incremental build differs from a clean build")
+            print(f"{n:>7} {clean:>8.2f} {unchanged:>12.2f} {min(edits):>11.2f} {min(edits) / clean:>11.2f}")
 
 
 def boards(repeat=3):
@@ -214,6 +244,7 @@ def exports(n=200):
 
 if __name__ == "__main__":
     main([int(a) for a in sys.argv[1:]] or [1000, 10000])
+    incremental()
     boards()
     rulebooks()
     exports()

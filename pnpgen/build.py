@@ -23,6 +23,7 @@ from .boards import board_card
 from .render import BoardCanvas, CardCanvas
 from .tile import poster, tile
 from .resources import Resources
+from .pagecache import PageCache, PageKeys, SheetPage, charset, font_key, page_images
 from .rulebook.source import FILE as RULEBOOK
 
 
@@ -61,6 +62,8 @@ class Options:
     rulebook: bool = True        # write the rulebook when the game has one
     lenient_rulebook: bool = False   # a rulebook naming what the game lacks is skipped with a warning
     layout: "SheetLayout | None" = None  # card decks of its size on this custom sheet layout (sheetlayout.load)
+    slug_note: str = ""          # said on every card sheet's slug after the deck (reprints name their revision)
+    cache: bool = True           # keep drawn pages in <out>/.cache and copy the unchanged ones next time
     progress: Callable[[str], None] = lambda message: None
 
 
@@ -74,6 +77,8 @@ class DeckResult:
     per_sheet: int
     warnings: list[Notice] = field(default_factory=list)
     volumes: list[Path] = field(default_factory=list)   # every PDF of the deck, when split into volumes
+    kept: int = 0      # pages copied from the build cache
+    drawn: int = 0     # pages drawn anew
 
 
 def games(project: Project) -> list[str]:
@@ -143,6 +148,7 @@ def build_loaded(game: GameSource, options: Options) -> list[DeckResult]:
     res, icons, plans, boards = _prepare(game, options)
     outdir = options.out / game_id
     results, written = [], []
+    cache = PageCache(options.out / ".cache" / "pages.sqlite" if options.cache else None)
     try:
         for deck, layouter, cards in plans:
             if not cards:
@@ -150,11 +156,12 @@ def build_loaded(game: GameSource, options: Options) -> list[DeckResult]:
                                           [Notice(deck.doc.path, None, "every card has count 0: no PDF written")]))
                 continue
             options.progress(f"{game_id}/{deck.id}: {len(cards)} cards ...")
-            r, temps = _build_deck(game, deck, layouter, icons, cards, outdir, options)
+            r, temps = _build_deck(game, deck, layouter, icons, cards, outdir, options, cache)
             written += temps
             _refuse_if_strict(r, options)
             options.progress(f"  drew {r.path}: {r.sheets} sheet{'s' if r.sheets != 1 else ''} "
-                             f"({r.per_sheet} cards a sheet, {r.pages} pages)")
+                             f"({r.per_sheet} cards a sheet, {r.pages} pages"
+                             + (f"; {r.kept} unchanged, copied from the cache" if r.kept else "") + ")")
             results.append(r)
         for board, layouter, card in boards:
             options.progress(f"{game_id}/{board.id}: board ...")
@@ -170,7 +177,9 @@ def build_loaded(game: GameSource, options: Options) -> list[DeckResult]:
             except OSError as exc:
                 raise _unwritable(target, exc) from None
         written = []
+        cache.commit()
     finally:
+        cache.close()
         for tmp, _ in written:
             try:
                 os.unlink(tmp)
@@ -258,7 +267,7 @@ def _unwritable(path: Path, exc: OSError) -> InputError:
 
 
 def _build_deck(game: GameSource, deck: DeckSource, layouter: Layouter, icons: dict, cards, outdir: Path,
-                options: Options) -> tuple[DeckResult, list[tuple[str, Path]]]:
+                options: Options, cache: PageCache | None = None) -> tuple[DeckResult, list[tuple[str, Path]]]:
     """Draw one deck into temporary files next to their targets (one, or one per volume);
     returns the result and the (temporary file, target) pairs the caller renames into place."""
     g = game.game
@@ -305,49 +314,71 @@ def _build_deck(game: GameSource, deck: DeckSource, layouter: Layouter, icons: d
         if side == "BACK" and any(offset):   # say so: a stray back offset is then easy to spot
             side += f" (shifted {offset[0]:+.2f}, {offset[1]:+.2f} mm)"
         volume = f" (volume {v + 1} of {len(volumes)})" if len(volumes) > 1 else ""
-        return (f"{g.title} \u00b7 {deck.deck.name} \u00b7 sheet {s + 1} of {sheets}{volume} \u00b7 {side} \u00b7 "
+        note = f" \u00b7 {options.slug_note}" if options.slug_note else ""
+        return (f"{g.title} \u00b7 {deck.deck.name}{note} \u00b7 sheet {s + 1} of {sheets}{volume} \u00b7 {side} \u00b7 "
                 f"print at 100 % (actual size){how}")
 
+    cache = cache or PageCache(None)
     written = []
+    kept = drawn = 0
     try:
         for v, volume in enumerate(volumes):
             name = deck.id if len(volumes) == 1 else f"{deck.id}-{v + 1}"
             target, tmp = outdir / f"{name}.pdf", _temp_pdf(outdir, name)
             written.append((tmp, target))
-            canvas = CardCanvas(tmp, page, f"{g.title} - {deck.deck.name}" + (f" ({v + 1} of {len(volumes)})"
-                                if len(volumes) > 1 else ""), forms, g.bleed, slug_font, g.credits,
-                                layouter.res.converted)
-            canvas.define_forms(sorted(forms))
+            pages = []
             for s, (sheet, chunk) in enumerate(volume, v * size):
                 fronts, backs = sheet.slots_for(len(chunk), offset)   # backs moved, fronts never
+                cards_ = []
                 for slot, card in zip(fronts, chunk):
                     look = game.templates[card.front].template
-                    canvas.card(slot, layouter.layout(card, card.front), slot_h(slot, sheet), look.shape)
-                canvas.ticks(sheet.ticks_for(len(chunk)))
-                canvas.marks(sheet.marks_for(len(chunk)))
-                if deck.deck.pack:
-                    canvas.cut_lines(sheet.cuts_for(len(chunk)))
-                canvas.slug(sheet, slug(s, "FRONT \u00b7 cut this side", v), slug_font)
-                canvas.page()
+                    cards_.append((slot, layouter.layout(card, card.front), slot_h(slot, sheet), look.shape))
+                pages.append(SheetPage(cards_, sheet.ticks_for(len(chunk)), sheet.marks_for(len(chunk)),
+                                       sheet.cuts_for(len(chunk)) if deck.deck.pack else (),
+                                       (sheet, slug(s, "FRONT \u00b7 cut this side", v))))
                 if has_backs:
+                    cards_ = []
                     for slot, card in zip(backs, chunk):
                         if card.back is not None:
                             common = not card.unique_back and not deck.deck.pack
                             body = COMMON_BACK if common else layouter.layout(card if card.unique_back else None,
                                                                               card.back)
                             look = game.templates[card.front].template
-                            canvas.card(slot, body, slot_h(slot, sheet), look.shape)
-                    canvas.slug(sheet, slug(s, "BACK", v), slug_font)
-                    canvas.page()
+                            cards_.append((slot, body, slot_h(slot, sheet), look.shape))
+                    pages.append(SheetPage(cards_, slug=(sheet, slug(s, "BACK", v))))
+            canvas = CardCanvas(tmp, page, f"{g.title} - {deck.deck.name}" + (f" ({v + 1} of {len(volumes)})"
+                                if len(volumes) > 1 else ""), forms, g.bleed, slug_font, g.credits,
+                                layouter.res.converted)
+            fonts_used = charset(pages, forms, slug_font)
+            canvas.seed_fonts(fonts_used)
+            canvas.define_forms(sorted(forms))
+            keys = PageKeys(forms, game.root, font_key(fonts_used), page, g.bleed)
+            used = []
+            for sheet_page in pages:
+                key = keys.key(sheet_page)
+                entry = cache.get(key)
+                if entry is not None:
+                    canvas.replay_page(entry)
+                    kept += 1
+                else:
+                    canvas.draw_page(sheet_page, slug_font)
+                    entry = canvas.record_page(page_images(sheet_page))
+                    drawn += 1
+                    if entry is not None:
+                        cache.put(key, entry)
+                if entry is not None:
+                    used.append(key)
+            del pages
             _save(canvas, tmp, target)
             del canvas
+            cache.keep(f"{game.id}/{name}", used)
     except BaseException:
         for tmp, _ in written:
             _remove(tmp)
         raise
     per_sheet = max(p.per_sheet for p, _ in layout) if layout else 0
     return DeckResult(deck.id, written[0][1], len(cards), sheets, sheets * (2 if has_backs else 1), per_sheet,
-                      notes + list(layouter.warnings), [t for _, t in written]), written
+                      notes + list(layouter.warnings), [t for _, t in written], kept, drawn), written
 
 
 def slot_h(slot, sheet) -> float:

@@ -163,10 +163,13 @@ def test_strict_build_fails_on_text_cut_short_or_a_missing_character_and_writes_
     loose = _cli(project, "build", "--out", str(out))
     assert loose.returncode == 0 and "warning: " in loose.stderr and needle in loose.stderr
     (out / "mini" / "deck.pdf").unlink()
+    cache = out / ".cache" / "pages.sqlite"      # the loose build's; the failed one must not touch it
+    kept = cache.read_bytes()
     strict = _cli(project, "build", "--strict", "--out", str(out))
     assert strict.returncode == 2 and "Traceback" not in strict.stderr
     assert "an error under --strict" in strict.stderr
-    assert not any(p.is_file() for p in out.rglob("*")), "a strict failure left files in out/"
+    assert not any(p.is_file() for p in out.rglob("*") if p != cache), "a strict failure left files in out/"
+    assert cache.read_bytes() == kept
 
 
 # --- images in every mode Pillow opens -------------------------------------------------------

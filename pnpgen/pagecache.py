@@ -1,0 +1,239 @@
+"""The build cache: every sheet page drawn is kept, compressed, under a key made of what the
+page prints, so the next build copies the pages whose cards did not change and draws only
+the rest, and still writes the same bytes as a clean build.
+
+What makes that safe. A page's content stream is a function of what it draws and of the
+PDF's font state (which code each character got). reportlab hands out codes in order of
+first use, so an edit on sheet 3 could re-code the text of sheet 40; instead every font of a
+PDF is given all its characters up front, in code-point order (`seed_fonts`), and the key
+includes that character set. What a page adds to the document besides its stream (the
+forms and images it uses, transparency states) is recorded with it and replayed. A page the
+recorder cannot vouch for (spot colours, anything unexpected) is simply not kept.
+
+The store is one SQLite file, out/.cache/pages.sqlite; each deck keeps only the pages its
+last build used."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+import reportlab
+from reportlab.pdfbase import pdfmetrics
+
+from . import ops
+from .fingerprint import Fingerprints
+
+FORMAT = 1
+"""Bumped when what is stored changes meaning."""
+
+
+@dataclass
+class SheetPage:
+    """Everything one page of a card sheet draws, in draw order: cards (slot, body, card
+    height, shape), then cut ticks, crop marks, cut lines and the slug."""
+
+    cards: list
+    ticks: tuple = ()
+    marks: tuple = ()
+    cuts: tuple = ()
+    slug: tuple | None = None     # (sheet, text)
+
+
+@dataclass
+class Entry:
+    """A drawn page as the PDF keeps it."""
+
+    content: bytes           # the Flate-compressed content stream
+    forms: list              # XObject names the page uses, in order
+    images: list             # image sources the page draws, in order (replayed to register them)
+    gstates: list            # transparency states [(key, value), name]
+
+
+def _salt() -> str:
+    """Drawing code and reportlab: a new version of either draws anew."""
+    here = Path(__file__).parent
+    h = hashlib.sha256(f"{FORMAT}:{reportlab.Version}".encode())
+    for name in ("render.py", "pagecache.py", "fingerprint.py"):
+        h.update((here / name).read_bytes())
+    return h.hexdigest()
+
+
+_SALT: str | None = None
+
+
+def charset(pages: list[SheetPage], forms: dict, slug_font: str) -> dict[str, str]:
+    """Every font a PDF draws with, and the characters outside printable ASCII it draws:
+    {font name: sorted characters}."""
+    chars: dict[str, set] = {}
+
+    def walk(body):
+        for op in body:
+            kind = type(op)
+            if kind is ops.Text:
+                for _x, _y, runs in op.lines:
+                    for run in runs:
+                        if not run.icon:
+                            chars.setdefault(run.font, set()).update(run.text)
+            elif kind is ops.Group:
+                walk(op.body)
+
+    seen = set()
+    for form in forms.values():
+        walk(form.body)
+    for page in pages:
+        for _slot, body, _h, _shape in page.cards:
+            if id(body) not in seen:
+                seen.add(id(body))
+                walk(body)
+        if page.slug:
+            chars.setdefault(slug_font, set()).update(page.slug[1])
+    # printable ASCII has fixed codes in every font (reportlab's asciiReadable), so only the
+    # rest is seeded: a new ASCII letter in one title leaves every other page as it was
+    return {font: "".join(sorted(c for c in cs if not (32 <= ord(c) < 128 or c == "\xa0")))
+            for font, cs in sorted(chars.items())}
+
+
+def font_key(fonts: dict[str, str]) -> str:
+    """The seeded font state: names, characters and the files behind them."""
+    h = hashlib.sha256()
+    for name, chars in fonts.items():
+        font = pdfmetrics.getFont(name)
+        path = Path(getattr(font.face, "filename", "") or "")
+        try:
+            st = path.stat()
+            where = f"{path}:{st.st_size}:{st.st_mtime_ns}"
+        except OSError:
+            where = str(path)
+        h.update(f"{name}\0{where}\0{chars}\0".encode())
+    return h.hexdigest()
+
+
+class PageKeys:
+    """Keys of the pages of one PDF."""
+
+    def __init__(self, forms: dict, root: Path, fonts: str, page_size: tuple, bleed: float):
+        global _SALT
+        if _SALT is None:
+            _SALT = _salt()
+        self.fp = Fingerprints(forms, root)
+        self.base = f"{_SALT}:{fonts}:{page_size}:{bleed}"
+        self._bodies: dict[int, str] = {}
+
+    def key(self, page: SheetPage) -> str:
+        h = hashlib.sha256(self.base.encode())
+        for slot, body, card_h, shape in page.cards:
+            d = self._bodies.get(id(body))
+            if d is None:
+                d = self._bodies[id(body)] = self.fp.face(body)
+            h.update(repr((slot.clip, slot.transform, card_h, shape, d)).encode())
+        h.update(repr((page.ticks, page.marks, page.cuts)).encode())
+        if page.slug:
+            s = page.slug[0].slug
+            h.update(repr((s.x, s.y, s.angle, s.height, page.slug[1])).encode())
+        return h.hexdigest()
+
+
+def page_images(page: SheetPage) -> list[str]:
+    """The image sources a page draws outside forms, in order of first use."""
+    out: list[str] = []
+
+    def walk(body):
+        for op in body:
+            kind = type(op)
+            if kind is ops.Image:
+                if op.src not in out:
+                    out.append(op.src)
+            elif kind is ops.Group:
+                walk(op.body)
+
+    seen = set()
+    for _slot, body, _h, _shape in page.cards:
+        if id(body) not in seen:
+            seen.add(id(body))
+            walk(body)
+    return out
+
+
+class PageCache:
+    """The on-disk store of drawn pages, or nothing at all when `path` is None. New pages
+    are held until `commit`, which a build calls only once all its files are in place: a
+    failed build leaves no new file in out/, not even the cache."""
+
+    def __init__(self, path: Path | None):
+        self.path = path
+        self.db = None
+        self.pending: dict[str, Entry] = {}
+        self.used: dict[str, list[str]] = {}
+        if path is not None and path.is_file():
+            self.db = self._open()
+
+    def _open(self):
+        try:
+            db = sqlite3.connect(str(self.path))
+            db.execute("CREATE TABLE IF NOT EXISTS page (key TEXT PRIMARY KEY, content BLOB, meta TEXT)")
+            db.execute("CREATE TABLE IF NOT EXISTS used (pdf TEXT, key TEXT, PRIMARY KEY (pdf, key))")
+            return db
+        except (OSError, sqlite3.Error):
+            return None     # a damaged or unwritable cache: build as if clean
+
+    def get(self, key: str) -> Entry | None:
+        if key in self.pending:
+            return self.pending[key]
+        if self.db is None:
+            return None
+        try:
+            row = self.db.execute("SELECT content, meta FROM page WHERE key = ?", (key,)).fetchone()
+            if row is None:
+                return None
+            meta = json.loads(row[1])
+            return Entry(bytes(row[0]), meta["forms"], meta["images"],
+                         [(tuple(t), name) for t, name in meta["gstates"]])
+        except (sqlite3.Error, ValueError, KeyError, TypeError):
+            return None
+
+    def put(self, key: str, entry: Entry) -> None:
+        if self.path is not None:
+            self.pending[key] = entry
+
+    def keep(self, pdf: str, keys: list[str]) -> None:
+        """Remember that `pdf` uses exactly these pages (the others it used go at commit)."""
+        if self.path is not None:
+            self.used[pdf] = keys
+
+    def commit(self) -> None:
+        """Store the new pages and forget the ones no PDF uses any more."""
+        if self.path is None or not (self.pending or self.used):
+            return
+        if self.db is None:
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError:
+                return
+            self.db = self._open()
+            if self.db is None:
+                return
+        try:
+            with self.db:
+                self.db.executemany("INSERT OR REPLACE INTO page VALUES (?, ?, ?)", [
+                    (key, e.content, json.dumps({"forms": e.forms, "images": e.images,
+                                                 "gstates": [[list(t), name] for t, name in e.gstates]}))
+                    for key, e in self.pending.items()])
+                for pdf, keys in self.used.items():
+                    self.db.execute("DELETE FROM used WHERE pdf = ?", (pdf,))
+                    self.db.executemany("INSERT OR IGNORE INTO used VALUES (?, ?)", [(pdf, k) for k in keys])
+                self.db.execute("DELETE FROM page WHERE key NOT IN (SELECT key FROM used)")
+        except sqlite3.Error:
+            pass
+        self.pending, self.used = {}, {}
+
+    def close(self) -> None:
+        if self.db is not None:
+            try:
+                self.db.close()
+            except sqlite3.Error:
+                pass
+            self.db = None

@@ -1,0 +1,130 @@
+"""The build cache (pagecache.py): a rebuild copies the pages whose cards did not change,
+draws the others, and writes exactly the bytes a clean build writes."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from pnpgen.build import Options, Project, build_game, games
+
+from .conftest import ROOT
+from .minigame import make_game
+
+GAME = "title: Cache Game\ncode: CG\n"
+FACE = """size: poker
+elements:
+  - rect: {x: 0, y: 0, w: 63.5, h: 88.9, fill: "#2a6f3a", bleed: true}
+  - image: {src: "art/{{ art }}.png", x: 5, y: 30, w: 53.5, h: 30, when: "art"}
+  - text: {x: 5, y: 10, w: 53.5, h: 12, text: "{{ title }}", size: 14, color: "#ffffff"}
+  - text: {x: 5, y: 70, w: 53.5, h: 12, text: "{{ note }}", size: 9, color: "#dddddd"}
+"""
+BACK = "size: poker\nelements:\n  - rect: {x: 0, y: 0, w: 63.5, h: 88.9, fill: '#6a2a2a', bleed: true}\n"
+
+
+def deck(titles, art=None):
+    art = art or {}
+    lines = [f"  - {{title: \"{t}\", note: \"copy {i}\"" + (f", art: {art[i]}" if i in art else "") + "}"
+             for i, t in enumerate(titles)]
+    return ("name: Cache deck\ntemplate: face\nback: {template: back}\n"
+            "fields:\n  title: {required: true}\n  note: {}\n  art: {}\ncards:\n" + "\n".join(lines) + "\n")
+
+
+def write_art(folder: Path, name: str, colour) -> None:
+    (folder / "art").mkdir(exist_ok=True)
+    Image.new("RGB", (40, 24), colour).save(folder / "art" / f"{name}.png")
+
+
+def build(root: Path, out: Path, cache=True):
+    (result,) = build_game(Project(root), "mini", Options(out=out, cache=cache))
+    return result
+
+
+def same_files(a: Path, b: Path) -> None:
+    names = sorted(p.name for p in a.glob("*.pdf"))
+    assert names and names == sorted(p.name for p in b.glob("*.pdf"))
+    for name in names:
+        assert (a / name).read_bytes() == (b / name).read_bytes(), name
+
+
+@pytest.fixture
+def game(tmp_path):
+    titles = [f"Card {i + 1}" for i in range(40)]   # 5 sheets of 8 (9 on Letter: 5 sheets either way)
+    folder = make_game(tmp_path, GAME, deck(titles, {3: "sun", 20: "moon"}), {"face": FACE, "back": BACK})
+    write_art(folder, "sun", (230, 180, 40))
+    write_art(folder, "moon", (90, 90, 200))
+    return tmp_path, folder, titles
+
+
+def test_a_one_card_edit_redraws_its_sheet_alone_and_matches_a_clean_build(game, tmp_path):
+    root, folder, titles = game
+    first = build(root, tmp_path / "out")
+    assert first.drawn == first.pages and first.kept == 0
+    again = build(root, tmp_path / "out")
+    assert again.kept == again.pages and again.drawn == 0       # nothing changed: every page copied
+    titles[17] = "Card seventeen, renamed"
+    (folder / "decks" / "deck.yaml").write_text(deck(titles, {3: "sun", 20: "moon"}))
+    edited = build(root, tmp_path / "out")
+    assert edited.drawn == 1 and edited.kept == edited.pages - 1   # the front of one sheet (backs are common)
+    build(root, tmp_path / "clean", cache=False)
+    same_files(tmp_path / "out" / "mini", tmp_path / "clean" / "mini")
+    assert not (tmp_path / "clean" / ".cache").exists()              # --no-cache keeps nothing
+
+
+def test_a_new_character_recodes_every_page_and_still_matches(game, tmp_path):
+    root, folder, titles = game
+    build(root, tmp_path / "out")
+    titles[0] = "Ærø Ünïcödé"          # characters no page had: the font's codes are laid out anew
+    (folder / "decks" / "deck.yaml").write_text(deck(titles, {3: "sun", 20: "moon"}))
+    edited = build(root, tmp_path / "out")
+    assert edited.kept == 0 and edited.drawn == edited.pages    # every page's text may be coded anew
+    build(root, tmp_path / "clean", cache=False)
+    same_files(tmp_path / "out" / "mini", tmp_path / "clean" / "mini")
+
+
+def test_a_changed_image_file_redraws_the_cards_that_show_it(game, tmp_path):
+    root, folder, titles = game
+    build(root, tmp_path / "out")
+    write_art(folder, "moon", (200, 40, 40))        # same name, new pixels
+    edited = build(root, tmp_path / "out")
+    assert edited.drawn == 1                        # card 21's sheet
+    build(root, tmp_path / "clean", cache=False)
+    same_files(tmp_path / "out" / "mini", tmp_path / "clean" / "mini")
+
+
+def test_pages_no_build_uses_any_more_are_dropped(game, tmp_path):
+    root, folder, titles = game
+    build(root, tmp_path / "out")
+    db = tmp_path / "out" / ".cache" / "pages.sqlite"
+    before = sqlite3.connect(db).execute("SELECT COUNT(*) FROM page").fetchone()[0]
+    for i in range(8):
+        titles[i] = f"Renamed {i}"
+    (folder / "decks" / "deck.yaml").write_text(deck(titles, {3: "sun", 20: "moon"}))
+    build(root, tmp_path / "out")
+    after = sqlite3.connect(db).execute("SELECT COUNT(*) FROM page").fetchone()[0]
+    assert before == after > 0     # the old first sheet's page gave way to the new one
+
+
+def test_a_damaged_cache_is_ignored(game, tmp_path):
+    root, folder, titles = game
+    (tmp_path / "out" / ".cache").mkdir(parents=True)
+    (tmp_path / "out" / ".cache" / "pages.sqlite").write_bytes(b"this is not a database" * 100)
+    result = build(root, tmp_path / "out")
+    assert result.kept == 0
+    build(root, tmp_path / "clean", cache=False)
+    same_files(tmp_path / "out" / "mini", tmp_path / "clean" / "mini")
+
+
+def test_every_bundled_game_builds_the_same_with_and_without_the_cache(tmp_path):
+    project = Project(ROOT)
+    for game in games(project):
+        build_game(project, game, Options(out=tmp_path / "clean", cache=False, rulebook=False))
+        build_game(project, game, Options(out=tmp_path / "cached", rulebook=False))    # cold: fills the cache
+        results = build_game(project, game, Options(out=tmp_path / "cached", rulebook=False))
+        decks = [r for r in results if r.kept or r.drawn]
+        assert decks and all(r.drawn == 0 for r in decks), game    # warm: every sheet page copied
+        same_files(tmp_path / "cached" / game, tmp_path / "clean" / game)
