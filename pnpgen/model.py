@@ -23,11 +23,28 @@ MAX_CARDS = 20_000
 NAME = r"^[a-z][a-z0-9_-]*$"
 
 
-def _color(spec: str) -> str:
+HEX = re.compile(r"#[0-9a-fA-F]+")
+
+
+def to_color(spec: str):
+    """A reportlab colour from '#rrggbb', CSS's short '#rgb', or a colour name. reportlab
+    alone reads '#fff' as blue and '#rrggbbaa' as another colour, so hex is checked here."""
+    spec = spec.strip()
+    if spec.startswith("#"):
+        if not HEX.fullmatch(spec) or len(spec) not in (4, 7):
+            hint = ("transparency is not supported; give '#rrggbb'" if HEX.fullmatch(spec) and len(spec) == 9
+                    else "use '#rrggbb' (six hex digits) or '#rgb'")
+            raise ValueError(f"{spec!r} is not a colour: {hint}")
+        if len(spec) == 4:
+            spec = "#" + "".join(c * 2 for c in spec[1:])
     try:
-        toColor(spec)
+        return toColor(spec)
     except Exception:  # reportlab raises ValueError, AssertionError, ... on odd input
         raise ValueError(f"{spec!r} is not a colour; use '#rrggbb' or a colour name") from None
+
+
+def _color(spec: str) -> str:
+    to_color(spec)
     return spec
 
 

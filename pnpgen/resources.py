@@ -6,13 +6,13 @@ Context; nothing here depends on a card."""
 from __future__ import annotations
 
 from PIL import Image as PILImage
-from reportlab.lib import colors as rl_colors
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase import pdfmetrics
 
 from . import fonts
 from .errors import InputError, LayoutError, did_you_mean
 from .game import GameSource, confined
+from .model import to_color
 
 MAX_IMAGE_BYTES = 50_000_000
 MAX_IMAGE_PIXELS = 80_000_000
@@ -78,8 +78,10 @@ class Resources:
             palette = self.game.game.colors
             spec = palette.get(name, name)
             try:
-                result = rl_colors.toColor(spec)
-            except Exception:  # reportlab raises ValueError, AssertionError, ... on odd input
+                result = to_color(spec)
+            except ValueError as exc:
+                if spec.startswith("#"):
+                    raise LayoutError(str(exc)) from None
                 raise LayoutError(f"unknown colour '{value}'{did_you_mean(name, palette)}; "
                                   "use '#rrggbb', a colour name or one of the game's colors") from None
         self._colors[value] = result

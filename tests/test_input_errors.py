@@ -110,6 +110,8 @@ def test_bad_input_is_reported_with_file_and_line(scratch, rel, old, new, needle
     ('  - text: {w: 5, h: 5, text: "{{ 9 ** 999999999 }}"}\n', ["cannot evaluate", "too large"]),
     ('  - text: {w: 5, h: 5, text: "{{ title|center(1000000000) }}"}\n', ["cannot evaluate", "width"]),
     ('  - rect: {w: 5, h: 5, fill: "not-a-colour"}\n', ["unknown colour 'not-a-colour'"]),
+    ('  - rect: {w: 5, h: 5, fill: "#ffffff80"}\n', ["'#ffffff80' is not a colour", "transparency is not supported"]),
+    ('  - rect: {w: 5, h: 5, fill: "#12345"}\n', ["'#12345' is not a colour", "six hex digits"]),
     ('  - text: {w: 5, h: 5, text: "x", font: sanz}\n', ["unknown font 'sanz'", "did you mean 'sans'"]),
 ])
 def test_bad_template_elements(scratch, element, needles):

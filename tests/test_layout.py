@@ -220,3 +220,12 @@ def test_too_many_values_for_the_slots_is_located(tmp_path):
     from pnpgen.errors import InputError
     with pytest.raises(InputError, match=r"face.yaml:4: elements\[0\]: 8 values for 4 slots .*card MIN-001"):
         _slot_groups(tmp_path, '{at: corners, values: "{{ values }}"}')
+
+
+def test_short_hex_colours_mean_what_they_mean_in_css():
+    """reportlab alone reads '#fff' as blue; a designer means white."""
+    from pnpgen.model import to_color
+    assert to_color("#fff").rgb() == (1.0, 1.0, 1.0)
+    assert to_color("#f80").rgb() == to_color("#ff8800").rgb()
+    with pytest.raises(ValueError, match="transparency is not supported"):
+        to_color("#ffffff80")
