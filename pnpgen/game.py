@@ -13,7 +13,7 @@ from .errors import InputError, Problem, did_you_mean
 from .model import MAX_CARDS, MAX_COUNT, RESERVED, Board, Deck, FieldSpec, Game, Template
 
 
-@dataclass
+@dataclass(slots=True)
 class CardData:
     """One card entry of a deck file, validated, with defaults filled in."""
 
@@ -243,6 +243,7 @@ def _load_deck(src: GameSource, path: Path) -> DeckSource:
     # are asked for, so drop the rest (a 10,000-card deck has 40,000 of them)
     doc.lines = {loc: line for loc, line in doc.lines.items()
                  if len(loc) <= 2 or loc[0] != "cards" or loc[-1] == "number"}
+    doc.pack_rows("cards", len(entries))
     deck = deck.model_copy(update={"cards": []})
     return DeckSource(path.stem, path, doc, deck, size, cards)
 

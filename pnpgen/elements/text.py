@@ -167,7 +167,7 @@ def _unit_width(text, key):
     k = (text, key)
     w = _width_cache.get(k)
     if w is None:
-        if len(_width_cache) > 100_000:
+        if len(_width_cache) > 8192:     # words recur; a 20,000-card deck's numbers need not stay
             _width_cache.clear()
         w = _width_cache[k] = fonts.width(text, key)
     return w
