@@ -16,14 +16,28 @@ _SIMPLE = re.compile(r"^\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$")
 _SINGLE = re.compile(r"^\{\{(?!.*\{\{)(.*)\}\}$", re.S)
 
 
+_ENV = None
+_COMPILED: dict[str, object] = {}
+_CONDITIONS: dict[str, object] = {}
+_NATIVES: dict[str, object] = {}
+_MAX_COMPILED = 20_000
+
+
 class Expressions:
-    """Each template string compiled once, evaluated against any card's names."""
+    """Each template string compiled once, evaluated against any card's names. The
+    environment has no per-game state, so compiled strings are shared by every game and
+    every build in the process: a preview that reloads a game on each save compiles only
+    the strings that are new."""
 
     def __init__(self):
-        self.env = expr.environment()
-        self._compiled: dict[str, object] = {}
-        self._conditions: dict[str, object] = {}
-        self._natives: dict[str, object] = {}
+        global _ENV
+        if _ENV is None:
+            _ENV = expr.environment()
+        self.env = _ENV
+        if len(_COMPILED) + len(_CONDITIONS) + len(_NATIVES) > _MAX_COMPILED:
+            for cache in (_COMPILED, _CONDITIONS, _NATIVES):
+                cache.clear()
+        self._compiled, self._conditions, self._natives = _COMPILED, _CONDITIONS, _NATIVES
 
     def _compile(self, value: str):
         tpl = self._compiled.get(value)

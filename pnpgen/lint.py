@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 
 from jinja2 import TemplateError, meta
@@ -29,6 +30,12 @@ def _inside(box, width, height, inset) -> bool:
     return x0 >= inset - 1e-6 and y0 >= inset - 1e-6 and x1 <= width - inset + 1e-6 and y1 <= height - inset + 1e-6
 
 
+@functools.lru_cache(maxsize=8192)
+def _undeclared(env, src: str) -> frozenset:
+    """The names an expression uses; parsed once per process (a preview re-checks on every save)."""
+    return frozenset(meta.find_undeclared_variables(env.parse(src)))
+
+
 def check_template(game: GameSource, deck: DeckSource, template: TemplateSource, env, common: bool,
                    extra_names=()) -> list[Notice]:
     """Raise InputError for a bad or unknown name in any expression; return warnings. A
@@ -48,7 +55,7 @@ def check_template(game: GameSource, deck: DeckSource, template: TemplateSource,
                                   "that lands a little off can clip it; keep it inside the safe zone"))
         for src, shown, local in el.expressions_with_names():
             try:
-                names = meta.find_undeclared_variables(env.parse(src))
+                names = _undeclared(env, src)
             except TemplateError as exc:
                 raise InputError.at(template.doc.path, line,
                                     f"elements[{i}]: bad expression {shown!r}: {exc.message}") from None
