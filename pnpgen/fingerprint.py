@@ -1,6 +1,6 @@
 """What a face prints, as a short digest: two faces with the same digest draw the same
 marks on paper. Computed from the laid-out operations (not the YAML that made them), with
-every shared form replaced by what it draws and every image by the bytes of its file, so
+every shared form replaced by what it draws and every image and font by the bytes of its file, so
 a reworded field that prints the same is no change, a touched-up image is one, and the
 same card in another checkout (other absolute paths) has the same digest."""
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 from reportlab.lib.colors import Color
 
-from . import ops
+from . import fonts, ops
 from .layout import ICON
 
 CONVERTED = "converted:"
@@ -26,6 +26,7 @@ class Fingerprints:
         self.root = root          # the game folder, for images converted in memory (keys name the source)
         self._forms: dict[str, str] = {}
         self._files: dict[str, str] = {}
+        self._fonts: dict[str, str] = {}
 
     def face(self, body, size=None, shape: str = "rect") -> str:
         """The digest of a face: its size, its shape and everything it draws."""
@@ -45,6 +46,12 @@ class Fingerprints:
                 self._feed(h, form.body)
                 self._forms[name] = h.hexdigest()
         return self._forms[name]
+
+    def font(self, key: str) -> str:
+        """A font by its file's bytes, not its registered name: a replaced .ttf is a change."""
+        if key not in self._fonts:
+            self._fonts[key] = fonts.digest(key)
+        return self._fonts[key]
 
     def image(self, src: str) -> str:
         """The digest of an image's file; a key of an image converted in memory names its source."""
@@ -78,7 +85,7 @@ class Fingerprints:
                         if run.icon:
                             h.update(b"i" + self.form(ICON + run.text).encode() + repr((run.x, run.w, run.h)).encode())
                         else:
-                            h.update(repr((run.x, run.text, run.font)).encode())
+                            h.update(repr((run.x, run.text, self.font(run.font))).encode())
             else:   # Rect, Ellipse, Path: plain values and a paint
                 fields = [getattr(op, f) for f in op.__slots__ if f != "paint"]
                 p = op.paint

@@ -5,6 +5,7 @@ absolute path, so output never depends on the machine's installed fonts."""
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 import reportlab
@@ -27,8 +28,11 @@ BUILTIN = {
 }
 """Font names every template can use."""
 
-_registered: dict[str, Path] = {}
+_registered: dict[str, tuple[Path, tuple]] = {}   # key -> (file, its size and time when registered)
+_keys: dict[tuple[str, Path], str] = {}             # (name, file) -> key
 _metrics: dict[str, tuple[float, float]] = {}
+_digests: dict[str, str] = {}
+_replaced: list = []      # called when a font file changed under a registered key (width caches)
 
 
 def pdf_name(name: str, path: Path) -> str:
@@ -36,19 +40,65 @@ def pdf_name(name: str, path: Path) -> str:
     return name if BUILTIN.get(name) == path else f"{name}@{path.stem}"
 
 
+def _stat(path: Path) -> tuple:
+    try:
+        st = path.stat()
+    except OSError:
+        return ()
+    return (st.st_size, st.st_mtime_ns)
+
+
 def ensure(name: str, path: Path) -> str:
-    """Register the font at `path` (once) and return its reportlab name."""
-    key = pdf_name(name, path)
-    if key not in _registered:
+    """Register the font at `path` and return its reportlab name. A file registered before
+    is registered again when it has changed since (a preview sees a replaced .ttf), and two
+    games' files of the same name each keep their own font."""
+    key = _keys.get((name, path))
+    if key is None:
+        base = key = pdf_name(name, path)
+        n = 1
+        while key in _registered:
+            n += 1
+            key = f"{base}~{n}"
+    stat = _stat(path)
+    known = _registered.get(key)
+    if known is None or known[1] != stat:
         try:
-            pdfmetrics.registerFont(TTFont(key, str(path)))
+            font = TTFont(key, str(path))
+            pdfmetrics.registerFont(font)
         except (TTFError, OSError) as exc:
             raise InputError.at(path, None, f"cannot use font '{name}': {exc}; "
                                 "give a TrueType (.ttf) file that allows embedding")
-        _registered[key] = path
+        if known is not None and pdfmetrics.getFont(key) is not font:
+            # reportlab ignores a name registered before (and hands out the first font of a
+            # face name again): put the new file in its place. (Two files of one face name
+            # cannot both be in a PDF: reportlab names the font's objects by it.)
+            pdfmetrics._fonts[key] = font
+            pdfmetrics._dynFaceNames[font.face.name] = font
+        _registered[key], _keys[(name, path)] = (path, stat), key
         face = pdfmetrics.getFont(key).face
         _metrics[key] = (face.ascent / 1000.0, face.descent / 1000.0)
+        _digests.pop(key, None)
+        if known is not None:
+            for forget in _replaced:
+                forget()
     return key
+
+
+def on_replace(forget) -> None:
+    """Call `forget()` whenever a registered font's file changes (caches of text widths)."""
+    _replaced.append(forget)
+
+
+def digest(key: str) -> str:
+    """The content digest of a registered font's file: what a face's text looks like
+    depends on it (the same file in another checkout has the same digest)."""
+    if key not in _digests:
+        entry = _registered.get(key)
+        try:
+            _digests[key] = hashlib.sha256(entry[0].read_bytes()).hexdigest()[:16] if entry else key
+        except OSError:
+            _digests[key] = key
+    return _digests[key]
 
 
 def ascent_descent(key: str) -> tuple[float, float]:

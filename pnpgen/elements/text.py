@@ -15,6 +15,7 @@ from .base import Coord, Element
 PT = 25.4 / 72  # mm per point
 _PIECES = re.compile(r"(\*\*|:[A-Za-z0-9_-]+:)")
 _width_cache: dict = {}
+fonts.on_replace(_width_cache.clear)
 
 
 class Text(Element):

@@ -19,18 +19,16 @@ it is not reprinted unless asked: its picture, text and back are what the playte
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
-from .. import fonts, ops
+from .. import ops
 from ..export.faces import DeckFaces, Face, deck_faces
 from ..fingerprint import Fingerprints
-from ..game import GameSource, confined
-from ..layout import ICON
+from ..game import GameSource
 from .revision import Revision
 
 KINDS = ("changed", "added", "removed", "copies", "renumbered")
@@ -133,24 +131,16 @@ def compare_game(revision: Revision, game_id: str, now: GameSource | None) -> Ga
 
 @dataclass
 class Side:
-    """One side of a comparison: a game's decks and boards as drawn, its bleed, its folder
-    (for images converted in memory) and the digests of its own font files."""
+    """One side of a comparison: a game's decks and boards as drawn, its bleed, and its
+    folder (for images converted in memory)."""
 
     decks: list[DeckFaces]
     bleed: float = 0.0
     root: Path | None = None
-    fonts: dict[str, str] = field(default_factory=dict)   # registered font key -> digest of its file
 
     @classmethod
     def of(cls, game: GameSource, decks: list[DeckFaces]) -> "Side":
-        found = {}
-        for name, rel in sorted(game.game.fonts.items()):
-            try:
-                path = confined(game.root, rel)
-                found[fonts.pdf_name(name, path)] = hashlib.sha256(path.read_bytes()).hexdigest()[:16]
-            except (OSError, ValueError):
-                continue      # (the build reports it)
-        return cls(decks, game.game.bleed, game.root, found)
+        return cls(decks, game.game.bleed, game.root)
 
 
 def compare_decks(before: Side, after: Side) -> list[DeckChanges]:
@@ -186,16 +176,11 @@ class _Card:
 
 
 def _cards(deck: DeckFaces, side: Side) -> tuple[list[_Card], Drawn | None]:
-    prints = Fingerprints(deck.forms, side.root)
-    fonts_used = _FontsUsed(deck.forms) if side.fonts else None
+    prints = Fingerprints(deck.forms, side.root)    # fonts and images by their files' bytes
 
     def drawn(face: Face, code: str | None = None) -> tuple[Drawn, str]:
         digest = prints.face(face.body, face.size, face.shape)
         blind = prints.face(_blind(face.body, code), face.size, face.shape) if code else digest
-        if fonts_used is not None:    # a game font's file is not in the digest: fold in those the face uses
-            files = ",".join(f"{k}={side.fonts[k]}" for k in sorted(fonts_used.of(face.body) & side.fonts.keys()))
-            if files:
-                digest, blind = (hashlib.sha256(f"{d}|{files}".encode()).hexdigest()[:32] for d in (digest, blind))
         return Drawn(face, deck, side.bleed, digest), blind
 
     common = drawn(deck.common_back)[0] if deck.common_back else None
@@ -307,35 +292,6 @@ def _blind(body, code: str):
             op = replace(op, body=tuple(_blind(op.body, code)))
         out.append(op)
     return out
-
-
-class _FontsUsed:
-    """The registered font keys a face's text uses, shared forms and icons included."""
-
-    def __init__(self, forms: dict):
-        self.forms = forms
-        self._forms: dict[str, frozenset] = {}
-
-    def of(self, body) -> set[str]:
-        found: set[str] = set()
-        for op in body:
-            kind = type(op)
-            if kind is ops.Text:
-                for _, _, runs in op.lines:
-                    for r in runs:
-                        found |= self.form(ICON + r.text) if r.icon else {r.font}
-            elif kind is ops.Group:
-                found |= self.of(op.body)
-            elif kind is ops.Form:
-                found |= self.form(op.name)
-        return found
-
-    def form(self, name: str) -> frozenset:
-        if name not in self._forms:
-            self._forms[name] = frozenset()      # (a form never holds itself; this also stops a loop)
-            form = self.forms.get(name)
-            self._forms[name] = frozenset(self.of(form.body)) if form else frozenset()
-        return self._forms[name]
 
 
 def _natural(code: str):
