@@ -1,6 +1,7 @@
 """Build games: load and check each game, lay out and impose its decks, and write one
-PDF per deck to out/<game>/<deck>.pdf. Every file is written to a temporary name and
-renamed into place only when complete, so a failed build leaves no half-written PDF."""
+PDF per deck to out/<game>/<deck>.pdf, and out/<game>/manifest.json: what each card printed
+and where (pnpgen.manifest). Every file is written to a temporary name and renamed into
+place only when complete, so a failed build leaves no half-written PDF."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from .render import BoardCanvas, CardCanvas
 from .tile import poster, tile
 from .resources import Resources
 from .pagecache import PageCache, PageKeys, SheetPage, charset, font_key, page_images
+from .manifest import Manifest
 from .rulebook.source import FILE as RULEBOOK
 
 
@@ -64,6 +66,7 @@ class Options:
     layout: "SheetLayout | None" = None  # card decks of its size on this custom sheet layout (sheetlayout.load)
     slug_note: str = ""          # said on every card sheet's slug after the deck (reprints name their revision)
     cache: bool = True           # keep drawn pages in <out>/.cache and copy the unchanged ones next time
+    manifest: bool = True        # write out/<game>/manifest.json: each card's print digests and where it is printed
     progress: Callable[[str], None] = lambda message: None
 
 
@@ -149,14 +152,17 @@ def build_loaded(game: GameSource, options: Options) -> list[DeckResult]:
     outdir = options.out / game_id
     results, written = [], []
     cache = PageCache(options.out / ".cache" / "pages.sqlite" if options.cache else None)
+    book = Manifest(game) if options.manifest else None
     try:
         for deck, layouter, cards in plans:
             if not cards:
+                if book is not None:
+                    book.empty_deck(deck, layouter, icons)
                 results.append(DeckResult(deck.id, outdir / f"{deck.id}.pdf", 0, 0, 0, 0,
                                           [Notice(deck.doc.path, None, "every card has count 0: no PDF written")]))
                 continue
             options.progress(f"{game_id}/{deck.id}: {len(cards)} cards ...")
-            r, temps = _build_deck(game, deck, layouter, icons, cards, outdir, options, cache)
+            r, temps = _build_deck(game, deck, layouter, icons, cards, outdir, options, cache, book)
             written += temps
             _refuse_if_strict(r, options)
             options.progress(f"  drew {r.path}: {r.sheets} sheet{'s' if r.sheets != 1 else ''} "
@@ -165,12 +171,14 @@ def build_loaded(game: GameSource, options: Options) -> list[DeckResult]:
             results.append(r)
         for board, layouter, card in boards:
             options.progress(f"{game_id}/{board.id}: board ...")
-            r, tmp = _build_board(game, board, layouter, icons, card, outdir, options)
+            r, tmp = _build_board(game, board, layouter, icons, card, outdir, options, book)
             written.append((tmp, r.path))
             _refuse_if_strict(r, options)
             results.append(r)
         if options.rulebook:
             written += _build_rulebook(game, plans, boards, icons, res, outdir, options, results)
+        if book is not None:    # renamed last, with the PDFs it describes
+            written.append(book.write(outdir))
         for tmp, target in written:
             try:
                 os.replace(tmp, target)
@@ -267,9 +275,12 @@ def _unwritable(path: Path, exc: OSError) -> InputError:
 
 
 def _build_deck(game: GameSource, deck: DeckSource, layouter: Layouter, icons: dict, cards, outdir: Path,
-                options: Options, cache: PageCache | None = None) -> tuple[DeckResult, list[tuple[str, Path]]]:
+                options: Options, cache: PageCache | None = None,
+                manifest: Manifest | None = None) -> tuple[DeckResult, list[tuple[str, Path]]]:
     """Draw one deck into temporary files next to their targets (one, or one per volume);
-    returns the result and the (temporary file, target) pairs the caller renames into place."""
+    returns the result and the (temporary file, target) pairs the caller renames into place.
+    With `manifest`, each card entry's print digests and where its first copy went are
+    recorded there, from the bodies laid out for the sheets."""
     g = game.game
     paper = options.paper or g.paper
     page = presets.papers()[paper]
@@ -301,6 +312,9 @@ def _build_deck(game: GameSource, deck: DeckSource, layouter: Layouter, icons: d
         forms[COMMON_BACK_FORM] = FormDef(deck.size, tuple(layouter.layout(None, deck.deck.back.template)), True)
     forms.update(icons)
     forms.update(layouter.forms)
+    record = manifest.deck(deck, forms) if manifest is not None else None
+    if record is not None and COMMON_BACK_FORM in forms and not deck.deck.pack:
+        record.common_back(forms[COMMON_BACK_FORM].body)
 
     # a very long deck is split into volumes: reportlab keeps every page of a PDF in memory
     # until it is saved, so this keeps a 20,000-card build as small as a 2,000-card one
@@ -326,13 +340,18 @@ def _build_deck(game: GameSource, deck: DeckSource, layouter: Layouter, icons: d
             name = deck.id if len(volumes) == 1 else f"{deck.id}-{v + 1}"
             target, tmp = outdir / f"{name}.pdf", _temp_pdf(outdir, name)
             written.append((tmp, target))
+            if record is not None:
+                record.file(target.name)
             pages = []
             for s, (sheet, chunk) in enumerate(volume, v * size):
                 fronts, backs = sheet.slots_for(len(chunk), offset)   # backs moved, fronts never
                 cards_ = []
                 for slot, card in zip(fronts, chunk):
                     look = game.templates[card.front].template
-                    cards_.append((slot, layouter.layout(card, card.front), slot_h(slot, sheet), look.shape))
+                    body = layouter.layout(card, card.front)
+                    cards_.append((slot, body, slot_h(slot, sheet), look.shape))
+                    if record is not None and card.copy == 1:
+                        record.front(card, body, look, len(pages), slot)
                 pages.append(SheetPage(cards_, sheet.ticks_for(len(chunk)), sheet.marks_for(len(chunk)),
                                        sheet.cuts_for(len(chunk)) if deck.deck.pack else (),
                                        (sheet, slug(s, "FRONT \u00b7 cut this side", v))))
@@ -345,6 +364,8 @@ def _build_deck(game: GameSource, deck: DeckSource, layouter: Layouter, icons: d
                                                                               card.back)
                             look = game.templates[card.front].template
                             cards_.append((slot, body, slot_h(slot, sheet), look.shape))
+                            if record is not None and card.copy == 1:
+                                record.back_of(card, None if common else body, look, len(pages), slot)
                     pages.append(SheetPage(cards_, slug=(sheet, slug(s, "BACK", v))))
             canvas = CardCanvas(tmp, page, f"{g.title} - {deck.deck.name}" + (f" ({v + 1} of {len(volumes)})"
                                 if len(volumes) > 1 else ""), forms, g.bleed, slug_font, g.credits,
@@ -353,6 +374,8 @@ def _build_deck(game: GameSource, deck: DeckSource, layouter: Layouter, icons: d
             canvas.seed_fonts(fonts_used)
             canvas.define_forms(sorted(forms))
             keys = PageKeys(forms, game.root, font_key(fonts_used), page, g.bleed)
+            if record is not None:
+                record.share(keys)      # the faces it digested are not walked again for the page keys
             used = []
             for sheet_page in pages:
                 key = keys.key(sheet_page)
@@ -409,7 +432,7 @@ def _save(canvas, tmp: str, target: Path) -> None:
 
 
 def _build_board(game: GameSource, board, layouter: Layouter, icons: dict, card, outdir: Path,
-                 options: Options) -> tuple[DeckResult, str]:
+                 options: Options, manifest: Manifest | None = None) -> tuple[DeckResult, str]:
     """Draw a board (each side once, as a form) onto tiles or a poster page."""
     g, b = game.game, board.board
     page = presets.papers()[options.poster or options.paper or g.paper]
@@ -430,6 +453,7 @@ def _build_board(game: GameSource, board, layouter: Layouter, icons: dict, card,
                              layouter.res.converted)
         canvas.define_forms(sorted(forms))
         pages = 0
+        placed = {}     # side -> [(page, tile)], for the manifest
         for side, (form, _) in enumerate(sides):
             if not layout.poster and len(layout.tiles) > 1:
                 canvas.assembly(layout, form, f"{b.name}" + (f", side {'AB'[side]}" if len(sides) > 1 else ""),
@@ -441,8 +465,11 @@ def _build_board(game: GameSource, board, layouter: Layouter, icons: dict, card,
                 side_name = f" \u00b7 side {'AB'[side]}" if len(sides) > 1 else ""
                 canvas.tile(layout, t, form, b.size[1], f"{g.title} \u00b7 {b.name}{side_name} \u00b7 {where} \u00b7 "
                             "print at 100 % (actual size)", font)
+                placed.setdefault(side, []).append((pages, t))
                 pages += 1
         _save(canvas, tmp, target)
+        if manifest is not None:
+            manifest.board(board, forms, sides, layout, placed)
     except BaseException:
         _remove(tmp)
         raise

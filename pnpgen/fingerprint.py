@@ -7,6 +7,7 @@ same card in another checkout (other absolute paths) has the same digest."""
 from __future__ import annotations
 
 import hashlib
+import re
 from pathlib import Path
 
 from reportlab.lib.colors import Color
@@ -15,6 +16,12 @@ from . import fonts, ops
 from .layout import ICON
 
 CONVERTED = "converted:"
+CARD_CODE = re.compile(r"[A-Z][A-Z0-9]{0,5}-[0-9]+")
+"""A card code as pnpgen writes it: capitals and digits, a hyphen, a number. Nothing else a
+text's encoded bytes hold can spell one (escapes `repr` writes included), so such a code is
+found there exactly where the text's runs hold it, and blanked there as `_text(op, code)`
+would blank it, without encoding the text again."""
+BLANK = repr("\0")[1:-1].encode()
 
 
 class Fingerprints:
@@ -34,6 +41,20 @@ class Fingerprints:
         h.update(repr((size, shape)).encode())
         self._feed(h, body)
         return h.hexdigest()[:32]
+
+    def faces(self, body, size=None, shape: str = "rect", code: str | None = None) -> tuple[str, str]:
+        """The digest of a face (as `face`) and, in the same walk, its digest blind to the card
+        code `code` (taken out of every text): two faces that differ only by the code they print
+        have the same second digest. Without a code both are the same."""
+        h = hashlib.sha256()
+        h.update(repr((size, shape)).encode())
+        if not code:
+            self._feed(h, body)
+            d = h.hexdigest()[:32]
+            return d, d
+        b = h.copy()
+        self._feed(h, body, b, code, code.encode() if CARD_CODE.fullmatch(code) else None)
+        return h.hexdigest()[:32], b.hexdigest()[:32]
 
     def form(self, name: str) -> str:
         if name not in self._forms:
@@ -66,31 +87,54 @@ class Fingerprints:
                 self._files[src] = "unreadable:" + path.name
         return self._files[src]
 
-    def _feed(self, h, body) -> None:
+    def _feed(self, h, body, b=None, code: str = "", quick: bytes | None = None) -> None:
+        """Feed `h` what `body` draws; and `b`, when given, the same with `code` taken out of
+        every text (see `faces`)."""
         for op in body:
             kind = type(op)
             if kind is ops.Form:
-                h.update(b"F" + self.form(op.name).encode())
+                data = b"F" + self.form(op.name).encode()
             elif kind is ops.Group:
-                h.update(b"G" + repr((op.transform, op.clip)).encode() + b"{")
-                self._feed(h, op.body)
-                h.update(b"}")
+                data = b"G" + repr((op.transform, op.clip)).encode() + b"{"
+                h.update(data)
+                if b is not None:
+                    b.update(data)
+                self._feed(h, op.body, b, code, quick)
+                data = b"}"
             elif kind is ops.Image:
-                h.update(b"I" + self.image(op.src).encode() + repr((op.x, op.y, op.w, op.h, op.clip)).encode())
+                data = b"I" + self.image(op.src).encode() + repr((op.x, op.y, op.w, op.h, op.clip)).encode()
             elif kind is ops.Text:
-                h.update(b"T" + repr((op.size, _colour(op.color), op.rotate, op.cx, op.cy)).encode())
-                for x, y, runs in op.lines:
-                    h.update(repr((x, y)).encode())
-                    for run in runs:
-                        if run.icon:
-                            h.update(b"i" + self.form(ICON + run.text).encode() + repr((run.x, run.w, run.h)).encode())
-                        else:
-                            h.update(repr((run.x, run.text, self.font(run.font))).encode())
+                data = self._text(op)
+                if b is not None:
+                    if quick is not None:     # a card code (SWM-017) shows in a text's bytes only where a run has it
+                        if quick in data:
+                            h.update(data)
+                            b.update(data.replace(quick, BLANK))
+                            continue
+                    elif any(code in r.text for _, _, runs in op.lines for r in runs if not r.icon):
+                        h.update(data)
+                        b.update(self._text(op, code))
+                        continue
             else:   # Rect, Ellipse, Path: plain values and a paint
                 fields = [getattr(op, f) for f in op.__slots__ if f != "paint"]
                 p = op.paint
-                h.update(kind.__name__.encode() + repr((fields, _colour(p.fill), _colour(p.stroke), p.width,
-                                                        p.dash)).encode())
+                data = kind.__name__.encode() + repr((fields, _colour(p.fill), _colour(p.stroke), p.width,
+                                                      p.dash)).encode()
+            h.update(data)
+            if b is not None:
+                b.update(data)
+
+    def _text(self, op, code: str = "") -> bytes:
+        parts = [b"T" + repr((op.size, _colour(op.color), op.rotate, op.cx, op.cy)).encode()]
+        for x, y, runs in op.lines:
+            parts.append(repr((x, y)).encode())
+            for run in runs:
+                if run.icon:
+                    parts.append(b"i" + self.form(ICON + run.text).encode() + repr((run.x, run.w, run.h)).encode())
+                else:
+                    text = run.text.replace(code, "\0") if code else run.text
+                    parts.append(repr((run.x, text, self.font(run.font))).encode())
+        return b"".join(parts)
 
 
 def _colour(c) -> tuple | None:

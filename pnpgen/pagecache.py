@@ -123,6 +123,11 @@ class PageKeys:
         self.base = f"{_SALT}:{fonts}:{page_size}:{bleed}"
         self._bodies: dict[int, str] = {}
 
+    def known(self, body, digest: str) -> None:
+        """A body digested already (the build's manifest digests each card entry's faces, with
+        their size and shape): taken as it is rather than walked again."""
+        self._bodies[id(body)] = digest
+
     def key(self, page: SheetPage) -> str:
         h = hashlib.sha256(self.base.encode())
         for slot, body, card_h, shape in page.cards:

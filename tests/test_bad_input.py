@@ -97,9 +97,9 @@ def test_good_game_builds_quietly(scratch):
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == "", f"stderr is not a terminal, so a good build says nothing:\n{proc.stderr}"
     out = scratch / "out" / "swarm"
-    assert sorted(p.name for p in files_under(out)) == ["aids.pdf", "board.pdf", "common.pdf", "counters.pdf", "markers.pdf", "optional.pdf",
-                                                          "rulebook.pdf"]
-    for pdf in files_under(out):
+    assert sorted(p.name for p in files_under(out)) == ["aids.pdf", "board.pdf", "common.pdf", "counters.pdf", "manifest.json", "markers.pdf",
+                                                          "optional.pdf", "rulebook.pdf"]
+    for pdf in (p for p in files_under(out) if p.suffix == ".pdf"):
         data = pdf.read_bytes()
         assert data.startswith(b"%PDF-") and data.rstrip().endswith(b"%%EOF")
 
@@ -306,7 +306,8 @@ def test_failure_late_in_first_deck_keeps_old_pdf(scratch):
     """Only Event cards (bonus 3, the 26th card onwards) divide by zero: the build fails on
     sheet 3 of the common deck, after the .part file was opened and partly drawn."""
     before = _good_build(scratch)
-    assert set(before) == {"aids.pdf", "board.pdf", "common.pdf", "counters.pdf", "markers.pdf", "optional.pdf", "rulebook.pdf"}
+    assert set(before) == {"aids.pdf", "board.pdf", "common.pdf", "counters.pdf", "manifest.json", "markers.pdf", "optional.pdf",
+                           "rulebook.pdf"}
     line = edit(scratch, EVENT, '  - circle: {x: 31.75, y: 36, r: 9, fill: "#ffffff"}',
                 '  - text: {x: 6, y: 22, w: 51.5, h: 3, size: 6, text: "{{ 1 // (bonus - 3) }}"}')
     card_line = line_of((scratch / DECK).read_text(encoding="utf-8"), "Feeding Frenzy")
@@ -335,5 +336,5 @@ def test_failure_on_last_card_of_second_deck_keeps_old_pdf(scratch):
     assert (digest(out / "optional.pdf"), (out / "optional.pdf").stat().st_ino) == before["optional.pdf"]
     # common.pdf was rebuilt in full before the failure (the output is deterministic)
     assert digest(out / "common.pdf") == before["common.pdf"][0]
-    assert sorted(p.name for p in files_under(out)) == ["aids.pdf", "board.pdf", "common.pdf", "counters.pdf", "markers.pdf", "optional.pdf",
-                                                          "rulebook.pdf"]
+    assert sorted(p.name for p in files_under(out)) == ["aids.pdf", "board.pdf", "common.pdf", "counters.pdf", "manifest.json", "markers.pdf",
+                                                          "optional.pdf", "rulebook.pdf"]

@@ -155,4 +155,4 @@ def test_a_failure_while_drawing_leaves_the_previous_pdf_untouched(scratch):
 def test_a_clean_build_prints_nothing_when_not_on_a_terminal(scratch):
     proc = build(scratch)
     assert proc.returncode == 0 and proc.stderr == "" and proc.stdout == ""
-    assert sorted(p.name for p in (scratch / "out" / "swarm").iterdir()) == ["aids.pdf", "board.pdf", "common.pdf", "counters.pdf", "markers.pdf", "optional.pdf", "rulebook.pdf"]
+    assert sorted(p.name for p in (scratch / "out" / "swarm").iterdir()) == ["aids.pdf", "board.pdf", "common.pdf", "counters.pdf", "manifest.json", "markers.pdf", "optional.pdf", "rulebook.pdf"]

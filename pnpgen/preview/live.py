@@ -1,8 +1,8 @@
 """The preview's live state: for each game its last good snapshot, its current input errors
-and layout warnings, and a version that rises with every change. The watcher calls
-`refresh`; the server reads `state_json` and `image`, and its event stream waits on `wait`.
-Drawing happens under one lock (reportlab and pdfium keep process-wide state); reading
-the state never waits for it."""
+and layout warnings, with --since what changed since that revision, and a version that
+rises with every change. The watcher calls `refresh`; the server reads `state_json`,
+`image` and `change_picture`, and its event stream waits on `wait`. Drawing happens under
+one lock (reportlab and pdfium keep process-wide state); reading the state never waits for it."""
 
 from __future__ import annotations
 
@@ -17,6 +17,8 @@ from typing import Callable
 from ..build import Project, load
 from ..errors import InputError, Notice, Problem
 from ..game import GameSource, discover
+from ..revisions import GameChanges, Revision, compare_game
+from .changes import Pictures, changes_json, sources
 from .snapshot import FaceRef, Images, Snapshot, layout_warnings, take
 
 
@@ -32,14 +34,23 @@ class GameState:
     told: set = field(default_factory=set)                # warnings already printed in the terminal
     seconds: float = 0.0          # the last reload, load to thumbnails
     updated: float = 0.0
+    # --since: the changes of the last good load, and the load still to compare (faces come first)
+    changes: GameChanges | None = None
+    changes_problems: list[str] = field(default_factory=list)   # the revision's side cannot be drawn
+    compare: GameSource | None = None
+    pictures: dict = field(default_factory=dict)          # picture key -> (Change, side)
+    compare_seconds: float = 0.0
+    said: str = ""                # the changes' summary last printed in the terminal
 
 
 class Live:
     """The games being previewed, kept up to date by `refresh`."""
 
     def __init__(self, project: Project, names: tuple[str, ...] = (), images: Images | None = None,
-                 log: Callable[[str], None] | None = None):
+                 log: Callable[[str], None] | None = None, since: Revision | None = None):
         self.project = project
+        self.since = since                  # --since: the revision every reload is compared with (kept open)
+        self.pictures = Pictures()
         self.names = tuple(names)           # empty: every game under cards/, found afresh on each change
         self.images = images or Images()
         self.log = log or (lambda message: None)
@@ -58,9 +69,10 @@ class Live:
 
     def refresh(self, ids=None) -> None:
         """Reload the games named (all by default) and publish their faces. Bad input keeps
-        the last good faces, with the problems beside them. Layout warnings wait for
-        `settle`: they take a second pass over every card, which a burst of saves should
-        not have to wait for."""
+        the last good faces, with the problems beside them. With --since, each game that
+        loaded is then compared with the revision and published again: the faces do not
+        wait for it. Layout warnings wait for `settle`: they take a second pass over every
+        card, which a burst of saves should not have to wait for."""
         with self.lock:
             current = self.ids()
             for gone in [g for g in self.games if g not in current]:
@@ -77,6 +89,9 @@ class Live:
                 self.images.prune(keep)
             finally:
                 self._set_busy(False)
+            for state in list(self.games.values()):
+                if state.compare is not None:
+                    self._compare(state)
 
     def settle(self) -> None:
         """The layout warnings of every game reloaded since the last call (the watcher calls
@@ -98,6 +113,8 @@ class Live:
             self._failed(state, [_bug(state.id, exc)])
             return
         state.snapshot, state.problems, state.game = snap, [], game
+        if self.since is not None:
+            state.compare = game
         state.seconds, state.updated = time.perf_counter() - start, time.time()
         self.log(f"{state.id}: {snap.rendered} face{'s' if snap.rendered != 1 else ''} rendered "
                  f"in {state.seconds:.2f} s" + (f", {len(snap.rules)} rule finding(s)" if snap.rules else ""))
@@ -118,6 +135,29 @@ class Live:
         for notice in state.warnings:
             if str(notice) in fresh:    # each warning once in the terminal, not on every save
                 self.log(str(notice))
+        self._publish()
+
+    def _compare(self, state: GameState) -> None:
+        """What prints differently in the game just loaded than at the revision (the faces
+        at the revision are drawn once and kept by the Revision)."""
+        game, state.compare = state.compare, None
+        start = time.perf_counter()
+        try:
+            state.changes, state.changes_problems = compare_game(self.since, state.id, game), []
+        except InputError as exc:    # the game at the revision cannot be drawn: say so, keep the faces
+            state.changes, state.changes_problems = None, [str(p) for p in exc.problems]
+        except Exception as exc:
+            state.changes, state.changes_problems = None, [str(_bug(state.id, exc))]
+        state.compare_seconds = time.perf_counter() - start
+        state.pictures = sources(state.changes)
+        keep = set()
+        for other in self.games.values():
+            keep |= other.pictures.keys()
+        self.pictures.prune(keep)
+        said = "; ".join(state.changes_problems) or _summary(state.changes)
+        if said != state.said:      # in the terminal when it says something new, not on every save
+            state.said = said
+            self.log(f"{state.id} since {self.since.label}: {said}")
         self._publish()
 
     def _failed(self, state: GameState, problems: list[Problem]) -> None:
@@ -141,6 +181,23 @@ class Live:
         deck, face = snap.sources[digest]
         with self.lock:
             return self.images.full_face(digest, deck, face, snap.bleed)
+
+    def change_picture(self, game_id: str, key: str) -> bytes | None:
+        """A change's picture (before | now | difference), drawn when first asked for."""
+        png = self.pictures.pngs.get(key)
+        if png is not None:
+            return png
+        state = self.games.get(game_id)
+        source = state.pictures.get(key) if state else None
+        if source is None:
+            return None
+        with self.lock:
+            png = self.pictures.pngs.get(key)
+            if png is None:
+                change, side = source
+                png = self.pictures.pngs[key] = self.pictures.draw(change, side, self.since.label)
+                self.pictures.log.append(key)
+        return png
 
     def wait(self, tick: int, timeout: float) -> int:
         """Block until there is news after `tick` (or the timeout, or close); the current tick."""
@@ -169,7 +226,7 @@ class Live:
 
     def state(self) -> dict:
         """What the page shows, as JSON-able data."""
-        games = [game_json(self.games[g]) for g in self.ids() if g in self.games]
+        games = [game_json(self.games[g], self.since) for g in self.ids() if g in self.games]
         return {"version": self.version, "games": games,
                 "errors": sum(len(g["errors"]) + g["rule_errors"] for g in games)}
 
@@ -181,8 +238,21 @@ def _bug(game_id: str, exc: Exception) -> Problem:
                    "traceback is in the terminal)")
 
 
-def game_json(state: GameState) -> dict:
-    """One game for the page: its decks and cards, each card marked with what concerns it."""
+def _summary(changes: GameChanges | None) -> str:
+    if changes is None:
+        return ""
+    if changes.status == "added":
+        return "a new game, every card added"
+    counts = changes.counts()
+    said = ", ".join(f"{n} {k}" for k, n in counts.items() if n)
+    if any(d.back for d in changes.decks):
+        said += (", " if said else "") + "common back changed"
+    return said or "nothing prints differently"
+
+
+def game_json(state: GameState, since: Revision | None = None) -> dict:
+    """One game for the page: its decks and cards, each card marked with what concerns it;
+    with `since`, what changed since that revision."""
     snap = state.snapshot
     rules = snap.rules if snap else []
     by_code: dict[str, list[dict]] = {}
@@ -226,7 +296,18 @@ def game_json(state: GameState) -> dict:
             "stale": bool(state.problems and snap), "rules": rules_out, "rule_count": snap.rule_count if snap else 0,
             "rule_errors": rule_errors, "warnings": warnings_out, "warnings_pending": state.game is not None,
             "decks": decks, "seconds": round(state.seconds, 3), "updated": state.updated,
-            "rendered": snap.rendered if snap else 0}
+            "rendered": snap.rendered if snap else 0, "changes": _changes(state, since)}
+
+
+def _changes(state: GameState, since: Revision | None) -> dict | None:
+    if since is None:
+        return None
+    out = {"since": since.label, "ref": since.ref, "sha": since.sha, "pending": state.compare is not None,
+           "problems": state.changes_problems, "seconds": round(state.compare_seconds, 3), "ready": False,
+           "status": None, "counts": {}, "back_changed": False, "items": []}
+    if state.changes is not None:
+        out.update(changes_json(state.id, state.changes, state.snapshot), ready=True)
+    return out
 
 
 def _face(game_id: str, face: FaceRef | None, bleed: float) -> dict | None:

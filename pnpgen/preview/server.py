@@ -1,8 +1,9 @@
 """The preview's HTTP side, on the standard library's ThreadingHTTPServer: the page and its
-static files, the state as JSON, face images, and /events, a server-sent event stream that
-tells the page when the state changed (one thread per open page; SSE needs nothing on the
-page but EventSource, and reconnects by itself). Bound to 127.0.0.1 only; requests naming
-another host are refused, so a web page elsewhere cannot read the cards (DNS rebinding)."""
+static files, the state as JSON, face images, pictures of changes (--since), and /events,
+a server-sent event stream that tells the page when the state changed (one thread per open
+page; SSE needs nothing on the page but EventSource, and reconnects by itself). Bound to
+127.0.0.1 only; requests naming another host are refused, so a web page elsewhere cannot
+read the cards (DNS rebinding)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ PING_SECONDS = 15.0
 STATIC_TYPES = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
                 ".js": "text/javascript; charset=utf-8", ".svg": "image/svg+xml", ".png": "image/png"}
 IMAGE = re.compile(r"^/img/([A-Za-z0-9_.-]+)/([0-9a-f]{8,64})\.png$")
+PICTURE = re.compile(r"^/changes/([A-Za-z0-9_.-]+)/([0-9a-f]{8,64})\.png$")
 
 
 def static_files() -> dict[str, tuple[bytes, str]]:
@@ -85,6 +87,13 @@ class Handler(BaseHTTPRequestHandler):
             if png is None:
                 return self._send(HTTPStatus.NOT_FOUND, b"no such face (the card changed since)\n", "text/plain")
             # named by what the face prints: the same address always shows the same picture
+            return self._send(HTTPStatus.OK, png, "image/png", "max-age=86400, immutable")
+        match = PICTURE.match(path)
+        if match:
+            png = live.change_picture(match[1], match[2])
+            if png is None:
+                return self._send(HTTPStatus.NOT_FOUND, b"no such change (the card changed since)\n", "text/plain")
+            # named by the faces before and now: the same address always shows the same picture
             return self._send(HTTPStatus.OK, png, "image/png", "max-age=86400, immutable")
         if path == "/favicon.ico":
             return self._send(HTTPStatus.NO_CONTENT, b"", "text/plain")

@@ -1,8 +1,8 @@
 """What changed since an earlier revision of the project, by what the cards print, and the
 sheets that bring a printed deck up to date.
 
-revision (an earlier state: a git revision taken out into a temporary folder, or a folder)
--> compare (cards paired across the two, compared by their drawings' digests) -> pictures
+revision (an earlier state: a git revision taken out into a temporary folder, or a folder;
+built: a folder an earlier build wrote, read from its manifests) -> compare (cards paired across the two, compared by their drawings' digests) -> pictures
 (before / now / difference PNGs) and reprint (cut-ready sheets of only what changed)."""
 
 from __future__ import annotations
@@ -21,13 +21,13 @@ def selected(project: Project, revision: Revision, names: tuple[str, ...] | list
     revision is listed as removed). A name neither side has is an error naming the games there are."""
     now = games(project)
     if not names:
-        every = sorted(set(now) | set(revision.games()))
+        every = revision.only or sorted(set(now) | set(revision.games()))
         if not every:
             raise InputError.at(str(project.cards), None, "no games found, now or at the revision: "
                                 "add cards/<game>/game.yaml")
         return every
     for name in names:
-        if name not in now and revision.load(name) is None:
+        if name not in now and name not in revision.games():
             load(project, name)    # raises: no such game (did you mean ...)
     return list(names)
 
@@ -38,11 +38,11 @@ def compare(project: Project, revision: Revision, game_id: str) -> GameChanges:
 
 
 def game_changes(project: Project, game_id: str, since: str | Revision) -> GameChanges:
-    """One game's changes since `since`: a git revision, a folder, or a Revision already open
-    (a preview keeps one, so the earlier side is read once). Each Change holds its faces
-    before and after (Drawn: the face, its deck's forms and images) to draw them with
-    export.faces.write_pages or pictures.render; the result keeps a git revision's temporary
-    files for as long as it is held."""
+    """One game's changes since `since`: a git revision, a folder (a project's, or one an
+    earlier build wrote), or a Revision already open (a preview keeps one, so the earlier
+    side is read once). Each Change holds its faces before and after (Drawn: the face, its
+    deck's forms and images) to draw them with export.faces.write_pages or pictures.render;
+    the result keeps a git revision's temporary files for as long as it is held."""
     revision = since if isinstance(since, Revision) else open_revision(project, since)
     selected(project, revision, [game_id])
     return compare(project, revision, game_id)

@@ -21,14 +21,14 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from .. import ops
 from ..export.faces import DeckFaces, Face, deck_faces
 from ..fingerprint import Fingerprints
 from ..game import GameSource
+from .built import PrintedFace
 from .revision import Revision
 
 KINDS = ("changed", "added", "removed", "copies", "renumbered")
@@ -120,27 +120,30 @@ class GameChanges:
 
 
 def compare_game(revision: Revision, game_id: str, now: GameSource | None) -> GameChanges:
-    """The game as it is now (None: it is gone) against the same game at `revision`."""
-    old = revision.load(game_id)
+    """The game as it is now (None: it is gone) against the same game at `revision` (its
+    YAML drawn again, or the manifest of a build folder)."""
+    before = revision.side(game_id)
     after = Side.of(now, deck_faces(now, boards=True)) if now else Side([])
-    before = Side.of(old, revision.faces(game_id)) if old else Side([])
-    status = "compared" if old and now else ("added" if now else "removed")
-    title = (now or old).game.title if (now or old) else game_id
-    return GameChanges(game_id, title, revision.label, status, compare_decks(before, after), revision, now)
+    status = "compared" if before and now else ("added" if now else "removed")
+    title = now.game.title if now else before.title if before else game_id
+    return GameChanges(game_id, title, revision.label, status, compare_decks(before or Side([]), after), revision,
+                       now)
 
 
 @dataclass
 class Side:
-    """One side of a comparison: a game's decks and boards as drawn, its bleed, and its
-    folder (for images converted in memory)."""
+    """One side of a comparison: a game's decks and boards as drawn (or as an earlier build's
+    manifest recorded them: PrintedFace), its bleed, its folder (for images converted in
+    memory) and its title."""
 
     decks: list[DeckFaces]
     bleed: float = 0.0
     root: Path | None = None
+    title: str = ""
 
     @classmethod
     def of(cls, game: GameSource, decks: list[DeckFaces]) -> "Side":
-        return cls(decks, game.game.bleed, game.root)
+        return cls(decks, game.game.bleed, game.root, game.game.title)
 
 
 def compare_decks(before: Side, after: Side) -> list[DeckChanges]:
@@ -179,8 +182,9 @@ def _cards(deck: DeckFaces, side: Side) -> tuple[list[_Card], Drawn | None]:
     prints = Fingerprints(deck.forms, side.root)    # fonts and images by their files' bytes
 
     def drawn(face: Face, code: str | None = None) -> tuple[Drawn, str]:
-        digest = prints.face(face.body, face.size, face.shape)
-        blind = prints.face(_blind(face.body, code), face.size, face.shape) if code else digest
+        if isinstance(face, PrintedFace):      # an earlier build's: digested as the build drew it
+            return Drawn(face, deck, side.bleed, face.digest), face.blind
+        digest, blind = prints.faces(face.body, face.size, face.shape, code)
         return Drawn(face, deck, side.bleed, digest), blind
 
     common = drawn(deck.common_back)[0] if deck.common_back else None
@@ -275,23 +279,6 @@ def _pair(olds: list[_Card], news: list[_Card], key: Callable) -> list[tuple[_Ca
     olds[:] = [o for o in olds if id(o) not in taken]
     news[:] = left
     return pairs
-
-
-def _blind(body, code: str):
-    """The operations with the card's own code taken out of every text, so that two faces that
-    differ only by the code they print have the same digest."""
-    out = []
-    for op in body:
-        kind = type(op)
-        if kind is ops.Text:
-            if any(code in r.text for _, _, runs in op.lines for r in runs if not r.icon):
-                op = replace(op, lines=tuple((x, y, tuple(replace(r, text=r.text.replace(code, "\0"))
-                                                            if not r.icon else r for r in runs))
-                                             for x, y, runs in op.lines))
-        elif kind is ops.Group:
-            op = replace(op, body=tuple(_blind(op.body, code)))
-        out.append(op)
-    return out
 
 
 def _natural(code: str):

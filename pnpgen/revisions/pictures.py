@@ -1,7 +1,8 @@
 """Pictures of what changed: for each face that prints differently, one PNG with the face as
 it was, as it is, and the difference (the new face faded, every pixel that changed in
 magenta), side by side under a label; an added or removed face is pictured alone. Faces are
-drawn by the same code as the sheets (export.faces) and rendered with pdfium."""
+drawn by the same code as the sheets (export.faces) and rendered with pdfium; a face of an
+earlier build folder is cut out of the PDF it was printed in (built.cut), at the same size."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from .. import fonts
 from ..errors import InputError
 from ..export.faces import write_pages
 from ..export.raster import render_pages
+from .built import PrintedFace, cut
 from .compare import Change, Drawn, GameChanges
 
 DPI = 150
@@ -49,10 +51,17 @@ def render(drawn: list[Drawn], dpi: float = DPI, bleed: float = 0.0) -> list[Ima
     """Each face as an RGB image, trim plus `bleed` mm (at most the game's), at `dpi` or less for
     a face larger than MAX_SIDE px; faces of one deck are drawn in one PDF."""
     images: list[Image.Image | None] = [None] * len(drawn)
+    printed = [i for i, d in enumerate(drawn) if isinstance(d.face, PrintedFace)]
+    if printed:
+        jobs = [(drawn[i].face, panel_size(drawn[i], dpi, min(bleed, drawn[i].bleed)), min(bleed, drawn[i].bleed))
+                for i in printed]
+        for i, image in zip(printed, cut(jobs)):
+            images[i] = image
     with tempfile.TemporaryDirectory(prefix="pnpgen-faces-") as tmp:
         groups: dict[int, list[int]] = {}
         for i, d in enumerate(drawn):
-            groups.setdefault(id(d.deck), []).append(i)
+            if images[i] is None:
+                groups.setdefault(id(d.deck), []).append(i)
         for g, indexes in enumerate(groups.values()):
             deck = drawn[indexes[0]].deck
             b = min(bleed, drawn[indexes[0]].bleed)

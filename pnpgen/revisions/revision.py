@@ -1,7 +1,8 @@
 """An earlier state of the project to compare with: a git revision (its cards/ and templates/
 taken out with `git archive` into a temporary folder, so the working tree and the repository
 are never touched) or a folder holding an earlier copy of the project. Either way it is a
-Project that pnpgen.build.load reads like the working tree."""
+Project that pnpgen.build.load reads like the working tree. A third kind, a folder an earlier
+`pnpgen build` wrote (its manifest.json files, no YAML), is read by pnpgen.revisions.built."""
 
 from __future__ import annotations
 
@@ -17,10 +18,12 @@ from ..build import Project, load
 from ..errors import InputError, Problem
 from ..export.faces import DeckFaces, deck_faces
 from ..game import GameSource, discover
+from ..manifest import NAME as MANIFEST
 
 PARTS = ("cards", "templates")
 OPTION = "pnpgen: --since"
-HOW = "give a git revision (a branch, a tag, a commit, HEAD~1) or a folder holding an earlier copy of the project"
+HOW = ("give a git revision (a branch, a tag, a commit, HEAD~1), a folder holding an earlier copy of the project "
+       "or a folder an earlier `pnpgen build` wrote")
 
 
 @dataclass
@@ -36,9 +39,17 @@ class Revision:
     _tmp: tempfile.TemporaryDirectory | None = field(default=None, repr=False)
     _faces: dict = field(default_factory=dict, repr=False)
     _games: dict = field(default_factory=dict, repr=False)
+    only: list[str] | None = None   # the games compared when none is named (a build folder of one game)
 
     def games(self) -> list[str]:
         return discover(self.project.cards) if self.project else []
+
+    def side(self, game_id: str):
+        """The game as it was, as pnpgen.revisions.compare reads it (a Side: its faces, bleed
+        and title), or None when the revision has no such game."""
+        from .compare import Side
+        old = self.load(game_id)
+        return Side.of(old, self.faces(game_id)) if old else None
 
     def load(self, game_id: str) -> GameSource | None:
         """The game as it was, or None when the revision has no such game. Bad input there is
@@ -94,11 +105,19 @@ def open_revision(project: Project, since: str) -> Revision:
     if not since or not since.strip():
         raise InputError.at(OPTION, None, f"no revision given: {HOW}")
     folder = Path(since).expanduser()
+    if folder.is_file() and folder.name == MANIFEST:     # one game's manifest: its build folder
+        folder = folder.parent
     if folder.is_dir():
-        if not (folder / "cards").is_dir():
-            raise InputError.at(_where(since), None, "this folder holds no cards/ folder: give the folder of "
-                                "an earlier copy of the project (the one holding cards/ and templates/), or a git revision")
-        return Revision(since, f"folder {folder.resolve().name}", None, Project(folder))
+        if (folder / "cards").is_dir():
+            return Revision(since, f"folder {folder.resolve().name}", None, Project(folder))
+        from .built import open_build
+        found = open_build(since, folder)
+        if found is None:
+            raise InputError.at(_where(since), None, f"this folder holds no cards/ folder and no {MANIFEST}: give the "
+                                "folder of an earlier copy of the project (the one holding cards/ and templates/), a "
+                                f"folder an earlier `pnpgen build` wrote (out/ or out/<game>/, holding {MANIFEST}), "
+                                "or a git revision")
+        return found
     return _from_git(project, since)
 
 

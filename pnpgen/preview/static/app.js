@@ -43,6 +43,8 @@ let fetchAgain = false;
 const sections = new Map();   // game id -> section element
 const decks = new Map();      // game/deck -> deck element
 const tiles = new Map();      // game/deck/card -> tile element
+const sinceMarks = new Map(); // game/deck/card -> the change (--since) that concerns the card
+const changeRows = new Map(); // game id -> Map(row key -> row element)
 
 async function load() {
   if (fetching) { fetchAgain = true; return; }
@@ -146,7 +148,13 @@ function renderGame(game) {
     section = el("section", { class: "game", id: `game-${game.id}` },
       el("h1", {}, el("span"), el("small")), el("div", { class: "meta" }),
       el("details", { class: "findings", open: "" }, el("summary"), el("ul")),
+      el("details", { class: "since", open: "" }, el("summary"), el("pre", { class: "problems" }),
+        el("ol", { class: "changes" })),
       el("div", { class: "decks" }));
+    const since = section.querySelector(".since");
+    since.querySelector("summary").addEventListener("click", (e) => {
+      if (since.classList.contains("clean")) e.preventDefault();     // nothing to fold away
+    });
     sections.set(game.id, section);
   }
   section.classList.toggle("stale", game.stale);
@@ -164,6 +172,7 @@ function renderGame(game) {
   }
   setText(section.querySelector(".meta"), parts.join(" \u00b7 "));
   renderFindings(section.querySelector(".findings"), game);
+  renderChanges(section.querySelector(".since"), game);
   const holder = section.querySelector(".decks");
   const keep = new Set();
   game.decks.forEach((deck, i) => {
@@ -202,6 +211,181 @@ function renderFindings(box, game) {
       class: "cardchip", title: "Show this card",
       onclick: () => revealCode(game, code),
     }, code)))));
+}
+
+// ---- what changed since REF (pnpgen preview --since REF) ----------------------------------------
+const KINDS = ["changed", "added", "removed", "copies", "renumbered"];
+const COUNTED = { changed: "changed", added: "added", removed: "removed", copies: "with a new count",
+  renumbered: "renumbered" };
+const LIST_AT_MOST = 12;   // renumbered cards listed one by one up to this many; more are summed up
+
+function sideName(change, side) {
+  return change.board ? (side === "front" ? "side A" : "side B") : side;
+}
+
+function changeDetail(change) {
+  const bits = [];
+  if (change.common_back) bits.push("the common back: every card that wears it");
+  if (change.old_title) bits.push(`was \u201c${change.old_title}\u201d`);
+  if (change.old_code) bits.push(`was ${change.old_code}`);
+  if (change.kind === "changed" && !change.common_back) bits.push(change.sides.map((s) => sideName(change, s)).join(" and "));
+  const [was, now] = change.copies;
+  if (was !== now && change.kind !== "added" && change.kind !== "removed") bits.push(`${was} \u2192 ${now} copies`);
+  else if ((change.kind === "added" || change.kind === "removed") && Math.max(was, now) > 1) bits.push(`\u00d7${Math.max(was, now)}`);
+  return bits.join(" \u00b7 ");
+}
+
+function changeLabel(change) {
+  return change.common_back ? "back" : change.board ? "board" : change.code;
+}
+
+function renderChanges(box, game) {
+  const ch = game.changes;
+  box.hidden = !ch;
+  sinceMarks.forEach((_, k) => { if (k.startsWith(game.id + "/")) sinceMarks.delete(k); });
+  if (!ch) return;
+  const summary = box.querySelector("summary");
+  const list = box.querySelector("ol");
+  const problems = box.querySelector(".problems");
+  const items = ch.ready && ch.status !== "added" ? ch.items : [];
+  for (const item of items) {
+    if (item.tile && item.kind !== "renumbered") sinceMarks.set(`${game.id}/${item.tile}`, item);
+  }
+  const head = [el("span", { class: "label" }, "Changes since ", el("b", {}, ch.since))];
+  const pending = ch.pending ? el("span", { class: "pending" }, " \u00b7 comparing\u2026") : null;
+  const clean = ch.ready && !ch.problems.length && !ch.items.length;
+  box.classList.toggle("clean", clean);
+  box.classList.toggle("broken", ch.problems.length > 0);
+  if (ch.problems.length) {
+    head.push(el("span", { class: "sum" }, `cannot compare: ${plural(ch.problems.length, "problem")} at ${ch.since}`));
+  } else if (!ch.ready) {
+    head.push(el("span", { class: "sum" }, "comparing\u2026"));
+  } else if (ch.status === "added") {
+    head.push(el("span", { class: "sum" }, `a new game: all ${plural(ch.counts.added, "entry").replace("entrys", "entries")} are new`));
+  } else if (clean) {
+    head.push(el("span", { class: "sum" }, "\u2713 nothing prints differently"));
+  } else {
+    head.push(el("span", { class: "counts" }, ...KINDS.map((k) => el("span", {
+      class: `count ${k}${ch.counts[k] ? "" : " zero"}`, title: `${plural(ch.counts[k], "entry").replace("entrys", "entries")} ${COUNTED[k]}`,
+    }, el("b", {}, String(ch.counts[k])), ` ${COUNTED[k]}`)),
+    ch.back_changed ? el("span", { class: "count back" }, "common back changed") : null));
+  }
+  summary.replaceChildren(...head, pending || "");
+  setText(problems, ch.problems.join("\n"));
+  problems.hidden = !ch.problems.length;
+
+  // one row per change; renumbered cards summed up in one row when there are many
+  const moved = items.filter((c) => c.kind === "renumbered");
+  const shown = moved.length > LIST_AT_MOST ? items.filter((c) => c.kind !== "renumbered") : items;
+  let rows = changeRows.get(game.id);
+  if (!rows) { rows = new Map(); changeRows.set(game.id, rows); }
+  const keep = new Set();
+  const nodes = shown.map((change) => {
+    const key = `${change.kind}|${change.deck}|${change.common_back ? "~back" : change.code}`;
+    keep.add(key);
+    let row = rows.get(key);
+    const fresh = !row;
+    if (fresh) { row = changeRow(game); rows.set(key, row); }
+    updateRow(game, row, change, ch.since, fresh && shownVersion > 0 && box.dataset.filled === "1");
+    return row;
+  });
+  if (moved.length > LIST_AT_MOST) {
+    const first = moved[0], last = moved[moved.length - 1];
+    nodes.push(el("li", { class: "change summary-row" },
+      el("div", { class: "what" }, el("span", { class: "ckind renumbered" }, "renumbered"),
+        el("span", { class: "title" }, `${moved.length} cards print the same under new codes`),
+        el("span", { class: "detail" }, `${first.code} was ${first.old_code} \u2026 ${last.code} was ${last.old_code}; ` +
+          "not reprinted unless asked (pnpgen reprint --renumbered)"))));
+  }
+  for (const [key] of rows) if (!keep.has(key)) rows.delete(key);
+  nodes.forEach((node, i) => place(list, node, i));
+  trimAfter(list, nodes.length);
+  if (ch.ready) box.dataset.filled = "1";
+}
+
+function changeRow(game) {
+  const row = el("li", { class: "change", tabindex: "0" },
+    el("div", { class: "what" }, el("span", { class: "ckind" }),
+      el("span", { class: "id" }, el("code"), el("small")),
+      el("span", { class: "title" }), el("span", { class: "detail" })),
+    el("div", { class: "pics" }));
+  const open = (e) => {
+    if (e.target.closest("a")) return;      // a picture opens by itself, full size
+    if (row.dataset.tile) revealTile(`${game.id}/${row.dataset.tile}`, true);
+  };
+  row.addEventListener("click", open);
+  row.addEventListener("keydown", (e) => { if (e.key === "Enter") open(e); });
+  return row;
+}
+
+function updateRow(game, row, change, since, isNew) {
+  row.className = `change k-${change.kind}${change.tile ? " linked" : ""}`;
+  if (change.tile) row.dataset.tile = change.tile; else delete row.dataset.tile;
+  row.title = change.tile ? "Show this card" : "Removed: no card to show now";
+  const kind = row.querySelector(".ckind");
+  kind.className = `ckind ${change.kind}`;
+  setText(kind, change.kind === "copies" ? "copies" : change.kind);
+  setText(row.querySelector(".id code"), changeLabel(change));
+  setText(row.querySelector(".id small"), change.deck_name);
+  setText(row.querySelector(".title"), change.title);
+  setText(row.querySelector(".detail"), changeDetail(change));
+  const pics = row.querySelector(".pics");
+  const signature = change.pictures.map((p) => p.url).join(" ");
+  if (pics.dataset.signature !== signature) {
+    const had = pics.dataset.signature !== undefined;
+    pics.dataset.signature = signature;
+    const figures = change.pictures.map((pic, i) => {
+      let figure = pics.children[i];
+      if (!figure) {
+        figure = el("figure", {}, el("a", { class: "pic", target: "_blank", rel: "noopener" },
+          el("img", { alt: "", loading: "lazy", decoding: "async", draggable: "false" })), el("figcaption"));
+        figure.querySelector("img").addEventListener("load", (e) => sizePicture(e.currentTarget));
+      }
+      const link = figure.querySelector("a");
+      link.href = pic.url;
+      link.title = "The picture at full size (150 DPI), in a new tab";
+      const img = link.querySelector("img");
+      img.alt = `${changeLabel(change)} ${sideName(change, pic.side)}: ${change.kind}`;
+      swapImage(img, pic.url);
+      setText(figure.querySelector("figcaption"), pictureCaption(change, pic, since));
+      return figure;
+    });
+    pics.replaceChildren(...figures);
+    if (had) isNew = true;
+  }
+  if (isNew) flash(row);
+}
+
+function pictureCaption(change, pic, since) {
+  const side = sideName(change, pic.side);
+  if (change.kind === "added") return `${side}: new`;
+  if (change.kind === "removed") return `${side}: as at ${since}`;
+  return `${side}: before, at ${since} \u00b7 now \u00b7 the difference in magenta`;
+}
+
+function sizePicture(img) {
+  // pictures are drawn at 150 DPI: shown at the same scale as the card faces (the size slider)
+  img.style.setProperty("--pw", String(img.naturalWidth * 25.4 / 150));
+  img.style.setProperty("--pn", String(img.naturalWidth));
+  img.parentElement.classList.add("loaded");
+}
+
+function swapImage(img, url) {
+  if (img.dataset.src === url) return;
+  const first = !img.dataset.src;
+  img.dataset.src = url;
+  if (first) { img.src = url; return; }
+  const next = new Image();
+  next.onload = next.onerror = () => { if (img.dataset.src === url) img.src = url; };
+  next.src = url;
+}
+
+function revealTile(key, open = false) {
+  const tile = tiles.get(key);
+  if (!tile) return;
+  tile.scrollIntoView({ behavior: open ? "auto" : "smooth", block: "center" });
+  flash(tile);
+  if (open) showCard(key);
 }
 
 function revealCode(game, code) {
@@ -293,6 +477,16 @@ function renderTile(game, deck, card) {
     if (badge) badge.remove();
     tile.removeAttribute("title");
   }
+  const since = sinceMarks.get(key);
+  let mark = tile.querySelector(".since-mark");
+  if (since) {
+    if (!mark) { mark = el("span", { class: "since-mark" }); tile.prepend(mark); }
+    mark.className = `since-mark ${since.kind}`;
+    setText(mark, since.kind === "added" ? "new" : since.kind === "copies" ? "copies" : "changed");
+    const detail = changeDetail(since);
+    mark.title = `${since.kind} since ${game.changes.since}${detail ? ": " + detail : ""}`;
+  } else if (mark) mark.remove();
+  tile.classList.toggle("since-changed", !!since);
   const signature = [card.front.digest, card.back && card.back.digest, card.title, card.marks.length].join("|");
   if (tile.dataset.signature && tile.dataset.signature !== signature) flash(tile);
   tile.dataset.signature = signature;
@@ -373,6 +567,7 @@ function showCard(key, refresh = false) {
       !card.back && !card.common && deck.common_back ? el("dt", {}, "Back") : null,
       !card.back && !card.common && deck.common_back ? el("dd", {}, "the deck's common back", " ",
         deck.back_template ? whereButton(deck.back_template) : "") : null,
+      ...sinceInfo(game, deck, card),
       el("dt", {}, "Findings"),
       el("dd", {}, card.marks.length
         ? el("ul", {}, ...card.marks.map((m) => el("li", {},
@@ -384,6 +579,20 @@ function showCard(key, refresh = false) {
   lightbox.key = key;
   box.hidden = false;
   document.body.style.overflow = "hidden";
+}
+
+function sinceInfo(game, deck, card) {
+  if (!game.changes || !game.changes.ready) return [];
+  const change = sinceMarks.get(`${game.id}/${deck.key}/${card.key}`);
+  const since = el("div", { class: "since-ref" }, "since ", el("code", {}, game.changes.since));
+  if (!change) return [el("dt", {}, "What changed"), el("dd", {}, since, el("span", { class: "ok" },
+    game.changes.status === "added" ? "the whole game is new" : "prints the same"))];
+  const detail = changeDetail(change);
+  return [el("dt", {}, "What changed"), el("dd", { class: "since-info" }, since,
+    el("span", { class: `ckind ${change.kind}` }, change.kind), detail ? ` ${detail}` : "",
+    ...change.pictures.map((pic) => el("a", { class: "pic", href: pic.url, target: "_blank", rel: "noopener",
+      title: `${sideName(change, pic.side)}: before / now / difference \u2014 click for full size` },
+    el("img", { src: pic.url, alt: `${sideName(change, pic.side)}: ${change.kind}` }))))];
 }
 
 function bigFace(side, face, card, deck) {
