@@ -179,11 +179,7 @@ def build_loaded(game: GameSource, options: Options) -> list[DeckResult]:
             written += _build_rulebook(game, plans, boards, icons, res, outdir, options, results)
         if book is not None:    # renamed last, with the PDFs it describes
             written.append(book.write(outdir))
-        for tmp, target in written:
-            try:
-                os.replace(tmp, target)
-            except OSError as exc:
-                raise _unwritable(target, exc) from None
+        put_in_place(written)
         written = []
         cache.commit()
     finally:
@@ -267,6 +263,15 @@ def _refuse_if_strict(result: DeckResult, options: Options) -> None:
     strict = [w for w in result.warnings if w.strict]
     if options.strict and strict:
         raise InputError([Problem(w.path, w.line, w.message + " (an error under --strict)") for w in strict])
+
+
+def put_in_place(written: list[tuple[str, Path]]) -> None:
+    """Rename each finished temporary file onto its target."""
+    for tmp, target in written:
+        try:
+            os.replace(tmp, target)
+        except OSError as exc:
+            raise _unwritable(target, exc) from None
 
 
 def _unwritable(path: Path, exc: OSError) -> InputError:

@@ -6,12 +6,11 @@ update; files are out/<game>/reprint-<deck>.pdf, written beside and renamed into
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ..build import Options, _build_deck, _prepare, _remove, _unwritable, game_layout
+from ..build import Options, _build_deck, _prepare, _remove, game_layout, put_in_place
 from ..game import GameSource
 from .compare import DeckChanges, GameChanges
 
@@ -96,11 +95,7 @@ def reprint_game(changes: GameChanges, out: Path, options: Options | None = None
             codes = list(dict.fromkeys(c.code for c in chosen))
             result.decks.append(ReprintDeck(deck.id, deck.deck.name, [t for _, t in targets], len(chosen), r.sheets,
                                             r.pages, codes, list(r.warnings)))
-        for tmp, target in written:
-            try:
-                os.replace(tmp, target)
-            except OSError as exc:
-                raise _unwritable(target, exc) from None
+        put_in_place(written)
         written = []
     finally:
         for tmp, _ in written:
