@@ -25,6 +25,8 @@ from pnpgen.revisions import KINDS, game_changes, open_revision
 from pnpgen.revisions.built import BuildRevision, PrintedFace
 from pnpgen.revisions.pictures import HEADER, LABEL, MAGENTA, MARGIN, render
 
+from .test_changes import PICS_FACE, art
+
 ROOT = Path(__file__).resolve().parent.parent
 PX = 150 / 25.4
 
@@ -53,12 +55,7 @@ cards:
   - {title: Chalice, lore: Deep cup}
 """
 TEMPLATES = {
-    "face": """size: poker
-elements:
-  - rect: {x: 0, y: 0, w: 63.5, h: 88.9, fill: "#20304a", bleed: true}
-  - image: {src: "art/{{ art }}.png", x: 10, y: 20, w: 43.5, h: 30, fit: stretch}
-  - text: {x: 5, y: 60, w: 53.5, h: 12, text: "{{ title }}", size: 14, color: "#ffffff", align: center}
-""",
+    "face": PICS_FACE,     # the same card face as test_changes.py's Pictures game
     "back": """size: poker
 elements:
   - rect: {x: 0, y: 0, w: 63.5, h: 88.9, fill: "#6a2a2a", bleed: true}
@@ -86,14 +83,6 @@ EXPECTED = {
     "sky": {"changed": ["KIT-003", "KIT-004", "KIT-006"],               # Sun's image, Moon's title, Nova's art
             "removed": ["KIT-005"], "added": ["KIT-007"], "renumbered": ["KIT-005"]},   # Star; Meteor; Comet
 }
-
-
-def art(path: Path, colour, spot=None) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    image = Image.new("RGB", (40, 30), colour)
-    if spot:
-        image.paste(spot, (4, 4, 14, 12))
-    image.save(path)
 
 
 def make_kit(root: Path) -> Path:
