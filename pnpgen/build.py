@@ -184,6 +184,8 @@ def build_loaded(game: GameSource, options: Options) -> list[DeckResult]:
         cache.commit()
     finally:
         cache.close()
+        if book is not None:
+            book.close()
         for tmp, _ in written:
             try:
                 os.unlink(tmp)

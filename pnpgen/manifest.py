@@ -76,8 +76,8 @@ class DeckRecord:
         self.slots: dict[tuple, int] = {}
         self._slots: dict = {}                  # Slot -> index
         self._fresh: list = []                  # (body, digest) digested since the last `share`
-        self.rows: dict[int, list | Raw] = {}   # card entry index -> row, in deck order (as JSON once complete)
-        self._open: list[int] = []              # rows recorded since the last `share`
+        self.rows: dict[int, list] = {}         # card entry index -> row, until it is complete
+        self.done = Spool()                     # the complete rows, in deck order
         self.back: dict | None = None           # the common back
         self.shapes: dict[str, str] = {}        # code -> shape, for the cards that are not rectangles
         self.extra: dict = {}                   # a board's size and pieces
@@ -99,13 +99,17 @@ class DeckRecord:
     def share(self, keys) -> None:
         """Give the build cache's page keys the digests of the faces recorded since the last call,
         so that it does not walk them again. Those rows are complete (a card's back is on the
-        sheet of its front): kept as their JSON from now on, which is a third of the memory."""
+        sheet of its front): they go to the spool."""
         for body, digest in self._fresh:
             keys.known(body, digest)
         self._fresh = []
-        for index in self._open:
-            self.rows[index] = Raw(_flat(self.rows[index]))
-        self._open = []
+        self.finish()
+
+    def finish(self) -> None:
+        """Move the rows recorded so far, complete, to the spool."""
+        for row in self.rows.values():
+            self.done.add(_flat(row))
+        self.rows = {}
 
     def common_back(self, body) -> None:
         digest = self.prints.face(body, self.deck.size, "rect")
@@ -119,12 +123,11 @@ class DeckRecord:
             self.shapes[card.code] = look.shape
         self.rows[card.entry.index] = [card.code, card_title(card), card.entry.count, full, blind, None, None,
                                        self._file, page, self._slot(slot), None, None]
-        self._open.append(card.entry.index)
 
     def back_of(self, card, body, look, page: int, slot) -> None:
         """The back of a card's first copy: its own (`body`), or the common back (None)."""
         row = self.rows.get(card.entry.index)
-        if not isinstance(row, list):
+        if row is None:
             return
         if body is not None:
             row[5], row[6] = self.prints.faces(body, look.size or self.deck.size, look.shape, card.code)
@@ -134,10 +137,11 @@ class DeckRecord:
             self.back.update(file=self._file, page=page, slot=row[11])
 
     def as_dict(self) -> dict:
+        self.finish()
         d = self.deck
         out = {"id": d.id, "name": (d.board.name if self.board else d.deck.name), "kind": "board" if self.board
                else "deck", "pack": bool(not self.board and d.deck.pack), "files": self.files,
-               "slots": [list(k) for k in self.slots], "back": self.back, "cards": list(self.rows.values())}
+               "slots": [list(k) for k in self.slots], "back": self.back, "cards": self.done}
         if not self.board:
             out["size"] = [_mm(v) for v in d.size]
         if self.shapes:
@@ -217,6 +221,7 @@ class Manifest:
                 f.write("\n")
             os.chmod(tmp, 0o644)
         except OSError as exc:
+            self.close()
             if tmp is not None:
                 try:
                     os.unlink(tmp)
@@ -224,7 +229,13 @@ class Manifest:
                     pass
             from .build import _unwritable
             raise _unwritable(target, exc) from None
+        self.close()
         return tmp, target
+
+    def close(self) -> None:
+        """Let go of the decks' spools (a failed build calls this too)."""
+        for record in self.decks:
+            record.done.close()
 
 
 def _piece(page: int, tile, size, bleed: float):
@@ -244,6 +255,32 @@ class Raw(str):
     """A value already written as JSON."""
 
 
+class Spool:
+    """Rows already written as JSON, one a line, kept in an anonymous temporary file rather
+    than in memory until the manifest is written (a 20,000-card deck's rows are 5 MB)."""
+
+    def __init__(self):
+        self.file = None
+        self.count = 0
+
+    def add(self, row_json: str) -> None:
+        if self.file is None:
+            self.file = tempfile.TemporaryFile("w+", encoding="utf-8", newline="\n")
+        self.file.write(row_json + "\n")      # (JSON escapes every newline inside a row)
+        self.count += 1
+
+    def __iter__(self):
+        if self.file is not None:
+            self.file.seek(0)
+            for line in self.file:
+                yield Raw(line[:-1])
+
+    def close(self) -> None:
+        if self.file is not None:
+            self.file.close()
+            self.file = None
+
+
 def chunks(value, indent: str = ""):
     """JSON with sorted keys, readable and compact (a list of rows one row a line), in pieces
     to write one after another (a 20,000-row manifest is never one string)."""
@@ -254,7 +291,8 @@ def chunks(value, indent: str = ""):
             yield f"{',' if i else ''}\n{inner}{json.dumps(k)}: "
             yield from chunks(v, inner)
         yield f"\n{indent}}}"
-    elif isinstance(value, list) and value and all(isinstance(v, (list, dict, Raw)) for v in value):
+    elif isinstance(value, Spool) and value.count or \
+            isinstance(value, list) and value and all(isinstance(v, (list, dict, Raw)) for v in value):
         yield "["
         for i, v in enumerate(value):
             yield f"{',' if i else ''}\n{inner}"
@@ -263,6 +301,8 @@ def chunks(value, indent: str = ""):
             else:
                 yield v if isinstance(v, Raw) else _flat(v)
         yield f"\n{indent}]"
+    elif isinstance(value, Spool):
+        yield "[]"
     else:
         yield value if isinstance(value, Raw) else _flat(value)
 
