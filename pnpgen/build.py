@@ -108,7 +108,8 @@ def _prepare(game: GameSource, options: Options):
     for deck in game.decks:  # check every template before drawing anything
         layouter = Layouter(game, deck, res, exprs)
         cards = expand(game, deck, numbers)
-        used = {c.front for c in cards} | {c.back for c in cards if c.back and c.unique_back}
+        kinds = cards.looks()
+        used = {front for front, _, _ in kinds} | {back for _, back, unique in kinds if back and unique}
         for name in sorted(used):
             layouter.warnings += check_template(game, deck, game.templates[name], exprs.env, common=False)
         common = deck.deck.back and not deck.deck.back.per_card
@@ -309,10 +310,11 @@ def _build_deck(game: GameSource, deck: DeckSource, layouter: Layouter, icons: d
         n = sheet.per_sheet
         layout = [(sheet, cards[i:i + n]) for i in range(0, len(cards), n)]
     sheets = len(layout)
-    has_backs = any(c.back for c in cards)
+    kinds = cards.looks() if hasattr(cards, "looks") else {(c.front, c.back, c.unique_back) for c in cards}
+    has_backs = any(back for _, back, _ in kinds)
 
     # prepare every template (and so every shared form) before drawing
-    for name in sorted({c.front for c in cards} | {c.back for c in cards if c.back}):
+    for name in sorted({front for front, _, _ in kinds} | {back for _, back, _ in kinds if back}):
         layouter.plan(name)
     forms = {}
     if deck.deck.back and not deck.deck.back.per_card:
@@ -351,6 +353,7 @@ def _build_deck(game: GameSource, deck: DeckSource, layouter: Layouter, icons: d
                 record.file(target.name)
             pages = []
             for s, (sheet, chunk) in enumerate(volume, v * size):
+                chunk = list(chunk)     # (the deck's cards are made when asked for: once a sheet)
                 fronts, backs = sheet.slots_for(len(chunk), offset)   # backs moved, fronts never
                 cards_ = []
                 for slot, card in zip(fronts, chunk):

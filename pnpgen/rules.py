@@ -153,7 +153,7 @@ def check_game(game: GameSource) -> Report:
 
 def _rule_cards(game: GameSource) -> dict[str, list[RuleCard]]:
     numbers = assign_numbers(game)
-    return {d.id: [RuleCard(d.id, code_for(game, numbers[(d.id, c.index)]), c.count, c.fields,
+    return {d.id: [RuleCard(d.id, code_for(game, numbers[d.id][c.index]), c.count, c.fields,
                             game.rel(d.path), c.line) for c in d.cards] for d in game.decks}
 
 

@@ -227,7 +227,7 @@ def take(game: GameSource, images: Images) -> Snapshot:
 def _entries(game: GameSource) -> dict:
     """Each card entry by its code."""
     numbers = assign_numbers(game)
-    return {code_for(game, numbers[(d.id, c.index)]): c for d in game.decks for c in d.cards}
+    return {code_for(game, numbers[d.id][c.index]): c for d in game.decks for c in d.cards}
 
 
 def _summary(fields: dict, code: str) -> str:
