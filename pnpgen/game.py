@@ -254,43 +254,82 @@ def confined(root: Path, rel: str) -> Path:
 
 
 def _load_deck(src: GameSource, path: Path) -> DeckSource:
-    doc = yamlsrc.load(path, _shown(path))
+    shown = _shown(path)
+    entries = _Entries()
+    stream = yamlsrc.Stream("cards", entries.take)
+    doc = yamlsrc.load(path, shown, stream)      # the cards checked as they are read
     if not isinstance(doc.data, dict):
         raise doc.error((), "a deck file should be a mapping with name:, template:, fields: and cards:")
-    entries = doc.data.get("cards")
-    if isinstance(entries, list) and entries and all(isinstance(c, dict) for c in entries):
-        # the entries are checked one by one below: validating the deck without them saves
-        # pydantic a copy of every card (a 20,000-card deck's load peak)
-        deck = schema.validate(Deck, doc, {**doc.data, "cards": [{}]})
-    else:
-        deck = schema.validate(Deck, doc)
-        entries = deck.cards
+    if stream.count is None or stream.late or not entries.ok:
+        # not a deck file whose cards are listed last, each a mapping: read it again, whole
+        doc = yamlsrc.load(path, shown)
+        raw = doc.data.get("cards")
+        entries = _Entries()
+        if isinstance(raw, list) and all(isinstance(c, dict) for c in raw):
+            # validated without its cards, which are checked one by one (no pydantic copy of each)
+            entries.start(doc, schema.validate(Deck, doc, {**doc.data, "cards": [{}]}))
+        else:
+            deck = schema.validate(Deck, doc)   # (its errors say what is wrong with the cards: list)
+            entries.start(doc, deck)
+            raw = deck.cards
+        for i, item in enumerate(raw):
+            raw[i] = None     # from here each entry lives on only as its row of the table
+            entries.take(doc, i, item, None)
     doc.data = None
-    size = deck.card_size or src.game.card_size
-    problems, cards = [], CardTable(deck.fields)
-    total = 0
-    for i, raw in enumerate(entries):
-        entries[i] = None     # from here each entry lives on only as its row of the table
-        try:
-            card = _card(deck, doc, i, raw)
-        except InputError as exc:
-            problems += exc.problems
-            continue
-        total += card.count
-        if not problems:      # (with a problem the deck is refused: no need to keep the rest)
-            cards.append(card)
-    if total > MAX_CARDS:
+    deck, cards, problems = entries.deck, entries.cards, entries.problems
+    if entries.total > MAX_CARDS:
         problems.append(Problem(doc.path, doc.line(("cards",)),
-                                f"the deck holds {total} cards; the limit is {MAX_CARDS} per deck"))
+                                f"the deck holds {entries.total} cards; the limit is {MAX_CARDS} per deck"))
     if problems:
         raise InputError(problems)
-    # validated into `cards`: from here on only the lines of entries (and pinned numbers)
-    # are asked for, so drop the rest (a 10,000-card deck has 40,000 of them)
+    # from here on only the lines of entries (kept in an array) and of pinned numbers are
+    # asked for: drop what is left of the others (a list field's items)
     doc.lines = {loc: line for loc, line in doc.lines.items()
                  if len(loc) <= 2 or loc[0] != "cards" or loc[-1] == "number"}
-    doc.pack_rows("cards", len(entries))
     deck = deck.model_copy(update={"cards": []})
-    return DeckSource(path.stem, path, doc, deck, size, cards)
+    return DeckSource(path.stem, path, doc, deck, deck.card_size or src.game.card_size, cards)
+
+
+class _Entries:
+    """A deck file's card entries, checked one by one into a CardTable: as the YAML parser
+    reads them (take, given to yamlsrc.Stream), or after a file was read whole."""
+
+    def __init__(self):
+        self.deck: Deck | None = None
+        self.cards: CardTable | None = None
+        self.problems: list[Problem] = []
+        self.total = 0         # cards, counting copies
+        self.ok = False        # every entry so far could be taken as it was read
+
+    def start(self, doc, deck: Deck) -> None:
+        self.deck, self.cards, self.ok = deck, CardTable(deck.fields), True
+        doc.rows["cards"] = array("l")     # each entry's line (0: on its list's line)
+
+    def take(self, doc, i: int, raw, head: dict | None) -> None:
+        if self.deck is None:
+            if i or not isinstance(raw, dict):
+                return
+            try:    # the deck's settings, as far as they are written before its cards
+                self.start(doc, schema.validate(Deck, doc, {**head, "cards": [{}]}))
+            except InputError:
+                return          # (read again whole, for the errors a whole read gives)
+        if not self.ok:
+            return
+        if not isinstance(raw, dict):
+            self.ok = False
+            return
+        try:
+            card = _card(self.deck, doc, i, raw)
+        except InputError as exc:
+            self.problems += exc.problems
+        else:
+            self.total += card.count
+            if not self.problems:      # (with a problem the deck is refused: no need to keep the rest)
+                self.cards.append(card)
+        doc.rows["cards"].append(doc.lines.pop(("cards", i), 0))
+        for key in raw:      # only the line of the entry, and of a pinned number, is asked for from here on
+            if key != "number":
+                doc.lines.pop(("cards", i, key), None)
 
 
 _TYPES = {

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 import copy
-from array import array
 
 import yaml
 
@@ -31,7 +31,7 @@ class Doc:
     path: Path
     data: object
     lines: dict = field(default_factory=dict)
-    rows: dict = field(default_factory=dict)   # list key -> array of each item's line (see pack_rows)
+    rows: dict = field(default_factory=dict)   # list key -> array of each item's line (0: none of its own)
 
     def line(self, loc: Path_) -> int | None:
         """The line of `loc`, or of its nearest enclosing value that has one."""
@@ -45,21 +45,25 @@ class Doc:
             loc = loc[:-1]
         return self.lines.get(())
 
-    def pack_rows(self, key: str, count: int) -> None:
-        """Keep the lines of the items of the top-level list `key` in one array instead of a
-        dict entry each (a 20,000-card deck's lines are then 80 KB, not 3 MB)."""
-        rows = array("l", bytes(array("l").itemsize * count))
-        for i in range(count):
-            line = self.lines.pop((key, i), None)
-            if line:
-                rows[i] = line
-        self.rows[key] = rows
-
     def error(self, loc: Path_, message: str) -> InputError:
         return InputError.at(self.path, self.line(loc), message)
 
 
-def load(path: Path, display: Path | str | None = None) -> Doc:
+@dataclass
+class Stream:
+    """Hand the items of one top-level list to `take` as they are read instead of keeping
+    them, so that a 20,000-card deck is never 20,000 raw mappings at once. `take(doc, i, item,
+    head)` gets each item with the top-level mapping as read so far (`head`: the keys written
+    before the list). When more top-level keys follow the list, `late` is set: the heads
+    `take` saw were not the whole mapping, and the caller reads the file again whole."""
+
+    key: str
+    take: Callable[[Doc, int, object, dict], None]
+    count: int | None = None     # items handed over (None: the list was not streamed)
+    late: bool = False
+
+
+def load(path: Path, display: Path | str | None = None, stream: Stream | None = None) -> Doc:
     """Load one YAML file safely. Raises InputError on any problem."""
     shown = display or path
     try:
@@ -69,10 +73,12 @@ def load(path: Path, display: Path | str | None = None) -> Doc:
     if size > MAX_FILE_BYTES:
         raise InputError.at(shown, None, f"file is {size} bytes; the limit is {MAX_FILE_BYTES}")
     try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise InputError.at(shown, None, f"not UTF-8 text ({exc.reason}); save the file as UTF-8")
-    return loads(text, shown)
+        # the parser reads the file in pieces: a 3 MB deck file is never held whole, twice
+        # (as text, and as the UTF-8 bytes PyYAML would make of it for libyaml)
+        with open(path, "rb") as source:
+            return loads(source, shown, stream)
+    except OSError as exc:
+        raise InputError.at(shown, None, f"cannot read file: {exc.strerror}")
 
 
 # libyaml's parser when PyYAML has it (about 10x faster); the same safe constructor either way
@@ -87,16 +93,17 @@ class _Loader(_Base):
             key = (value, implicit)
             tag = _tags.get(key)
             if tag is None:
-                if len(_tags) > 4096:    # keys and common values recur; card titles do not
+                if len(_tags) > 1024:    # keys and common values recur; card titles do not
                     _tags.clear()
                 tag = _tags[key] = super().resolve(kind, value, implicit)
             return tag
         return super().resolve(kind, value, implicit)
 
 
-def loads(text: str, shown) -> Doc:
-    """Parse `text` event by event into plain values and their lines. No node graph is kept
-    (a 20,000-card deck's graph would take several times the memory of its values)."""
+def loads(text, shown, stream: Stream | None = None) -> Doc:
+    """Parse `text` (a string, or a binary file open for reading) event by event into plain values and their lines. No node graph is kept
+    (a 20,000-card deck's graph would take several times the memory of its values); with
+    `stream`, the items of one top-level list are not kept either (see Stream)."""
     loader = _Loader(text)
     doc = Doc(Path(str(shown)), None)
     try:
@@ -105,7 +112,7 @@ def loads(text: str, shown) -> Doc:
             doc.lines[()] = 1
             return doc
         loader.get_event()                                   # document start
-        doc.data = _Builder(doc, loader).value((), None)
+        doc.data = _Builder(doc, loader, stream).value((), None)
         loader.get_event()                                   # document end
         if not loader.check_event(yaml.StreamEndEvent):
             event = loader.peek_event()
@@ -116,9 +123,28 @@ def loads(text: str, shown) -> Doc:
         line = mark.line + 1 if mark else None
         problem = exc.problem or exc.context or "invalid YAML"
         raise InputError.at(shown, line, f"invalid YAML: {problem}; check indentation, colons and quotes")
+    except yaml.reader.ReaderError as exc:     # bytes that are not UTF-8, or a control character
+        line = _line_at(text, exc.position)
+        if isinstance(exc.character, int) and exc.character >= 0 and "UTF" not in str(exc.reason):
+            raise InputError.at(shown, line, f"character U+{exc.character:04X} is not allowed in YAML "
+                                f"({exc.reason}); delete it, or write it as an escape in a quoted text") from None
+        raise InputError.at(shown, line, f"not UTF-8 text ({exc.reason}); save the file as UTF-8") from None
     finally:
         loader.dispose()
     return doc
+
+
+def _line_at(source, offset: int) -> int | None:
+    """The line of a byte offset into `source` (a string or a binary file), for a reader error."""
+    try:
+        if isinstance(source, str):
+            data = source.encode("utf-8", "surrogatepass")[:offset]
+        else:
+            source.seek(0)
+            data = source.read(offset)
+        return data.count(b"\n") + 1
+    except (OSError, ValueError, TypeError):
+        return None
 
 
 _PLAIN_TAGS = {"tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"}
@@ -129,9 +155,10 @@ class _Builder:
     """Builds values from parser events, recording the line of every location. An alias
     repeats its anchor's value (a copy) and lines, and counts toward MAX_NODES."""
 
-    def __init__(self, doc: Doc, loader):
+    def __init__(self, doc: Doc, loader, stream: Stream | None = None):
         self.doc = doc
         self.loader = loader
+        self.stream = stream
         self.count = 0
         self.anchors: dict[str, tuple] = {}   # anchor -> (value, [(relative loc, line)], size)
         self.strings: dict[str, str] = {}
@@ -182,6 +209,23 @@ class _Builder:
         self.loader.get_event()
         return out
 
+    def streamed(self, loc, own: int, head: dict) -> list:
+        """The top-level list at `loc`, its items handed to the stream as they are read; an
+        empty list stands in its place. (Its own line is recorded as value() would.)"""
+        event = self.loader.get_event()
+        line = event.start_mark.line + 1
+        self._counted(1, line)
+        if line != own:
+            self.doc.lines.setdefault(loc, line)
+        shown = self.doc.lines.get(loc, own)
+        i = 0
+        while not self.loader.check_event(yaml.SequenceEndEvent):
+            self.stream.take(self.doc, i, self.value(loc + (i,), shown), head)
+            i += 1
+        self.loader.get_event()
+        self.stream.count = i
+        return []
+
     def mapping(self, loc, own: int) -> dict:
         out, merged = {}, []
         while not self.loader.check_event(yaml.MappingEndEvent):
@@ -205,14 +249,29 @@ class _Builder:
                 raise InputError.at(self.doc.path, line, f"duplicate key '{key}'; each key may appear once")
             if line != own:
                 self.doc.lines[loc + (key,)] = line
+            if not loc and self.stream is not None:
+                if self.stream.count is not None:
+                    self.stream.late = True       # a key after the streamed list
+                elif key == self.stream.key and self._plain_list_next():
+                    out[key] = self.streamed((key,), line, out)
+                    continue
             out[key] = self.value(loc + (key,), line)
         self.loader.get_event()
+        if merged and not loc and self.stream is not None and self.stream.count is not None:
+            self.stream.late = True                    # merged keys come in after the streamed list
         for part, line in merged:                      # keys written out win over merged ones
             for key, value in part.items():
                 if key not in out:
                     out[key] = value
                     self.doc.lines.setdefault(loc + (key,), line)
         return out
+
+    def _plain_list_next(self) -> bool:
+        """The next value is a list with no anchor (an anchored list is kept whole: an alias
+        may repeat it)."""
+        event = self.loader.peek_event()
+        return isinstance(event, yaml.SequenceStartEvent) and not event.anchor and \
+            event.tag in (None, "!", "tag:yaml.org,2002:seq")
 
     def _node(self, event) -> yaml.ScalarNode:
         tag = event.tag

@@ -65,7 +65,7 @@ class Text(Element):
         key = (id(self), content, ctx.eval(self.color))
         cached = ctx.text_cache.get(key)
         if cached is None:
-            if len(ctx.text_cache) > 4096:
+            if len(ctx.text_cache) > 512:
                 ctx.text_cache.clear()
             notes = []
             cached = ctx.text_cache[key] = (self._layout(content, ctx, notes), tuple(notes))
@@ -168,7 +168,7 @@ def _unit_width(text, key):
     k = (text, key)
     w = _width_cache.get(k)
     if w is None:
-        if len(_width_cache) > 8192:     # words recur; a 20,000-card deck's numbers need not stay
+        if len(_width_cache) > 2048:     # words recur; a 20,000-card deck's numbers need not stay
             _width_cache.clear()
         w = _width_cache[k] = fonts.width(text, key)
     return w
