@@ -164,81 +164,120 @@ def page_images(page: SheetPage) -> list[str]:
 
 
 class PageCache:
-    """The on-disk store of drawn pages, or nothing at all when `path` is None. New pages
-    are held until `commit`, which a build calls only once all its files are in place: a
-    failed build leaves no new file in out/, not even the cache."""
+    """The on-disk store of drawn pages, or nothing at all when `path` is None. Pages drawn by
+    this build (and which pages each PDF uses) go to a private temporary database, not to
+    memory, until `commit`, which a build calls only once all its files are in place and
+    which copies them into the store: a failed build leaves no new file in out/, not even
+    the cache."""
 
     def __init__(self, path: Path | None):
         self.path = path
-        self.db = None
-        self.pending: dict[str, Entry] = {}
-        self.used: dict[str, list[str]] = {}
+        self.db = None      # the store as the last build left it: pages to copy
+        self.new = None     # this build's pages and the pages each of its PDFs uses (_new)
         if path is not None and path.is_file():
-            self.db = self._open()
+            self.db = _open(str(path))
 
-    def _open(self):
-        try:
-            db = sqlite3.connect(str(self.path))
-            db.execute("CREATE TABLE IF NOT EXISTS page (key TEXT PRIMARY KEY, content BLOB, meta TEXT)")
-            db.execute("CREATE TABLE IF NOT EXISTS used (pdf TEXT, key TEXT, PRIMARY KEY (pdf, key))")
-            return db
-        except (OSError, sqlite3.Error):
-            return None     # a damaged or unwritable cache: build as if clean
+    def _new(self):
+        if self.new is None and self.path is not None:
+            self.new = _open("")    # SQLite's private temporary database: spills to disk, gone when closed
+        return self.new
 
     def get(self, key: str) -> Entry | None:
-        if key in self.pending:
-            return self.pending[key]
-        if self.db is None:
-            return None
-        try:
-            row = self.db.execute("SELECT content, meta FROM page WHERE key = ?", (key,)).fetchone()
-            if row is None:
-                return None
-            meta = json.loads(row[1])
-            return Entry(bytes(row[0]), meta["forms"], meta["images"],
-                         [(tuple(t), name) for t, name in meta["gstates"]])
-        except (sqlite3.Error, ValueError, KeyError, TypeError):
-            return None
+        for db in (self.new, self.db):
+            if db is None:
+                continue
+            try:
+                row = db.execute("SELECT content, meta FROM page WHERE key = ?", (key,)).fetchone()
+                if row is not None:
+                    meta = json.loads(row[1])
+                    return Entry(bytes(row[0]), meta["forms"], meta["images"],
+                                 [(tuple(t), name) for t, name in meta["gstates"]])
+            except (sqlite3.Error, ValueError, KeyError, TypeError):
+                pass
+        return None
 
     def put(self, key: str, entry: Entry) -> None:
-        if self.path is not None:
-            self.pending[key] = entry
+        db = self._new()
+        if db is None:
+            return
+        meta = json.dumps({"forms": entry.forms, "images": entry.images,
+                           "gstates": [[list(t), name] for t, name in entry.gstates]})
+        try:
+            db.execute("INSERT OR REPLACE INTO page VALUES (?, ?, ?)", (key, entry.content, meta))
+        except sqlite3.Error:
+            pass
 
     def keep(self, pdf: str, keys: list[str]) -> None:
         """Remember that `pdf` uses exactly these pages (the others it used go at commit)."""
-        if self.path is not None:
-            self.used[pdf] = keys
-
-    def commit(self) -> None:
-        """Store the new pages and forget the ones no PDF uses any more."""
-        if self.path is None or not (self.pending or self.used):
+        db = self._new()
+        if db is None:
             return
-        if self.db is None:
-            try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-            except OSError:
-                return
-            self.db = self._open()
-            if self.db is None:
-                return
         try:
-            with self.db:
-                self.db.executemany("INSERT OR REPLACE INTO page VALUES (?, ?, ?)", [
-                    (key, e.content, json.dumps({"forms": e.forms, "images": e.images,
-                                                 "gstates": [[list(t), name] for t, name in e.gstates]}))
-                    for key, e in self.pending.items()])
-                for pdf, keys in self.used.items():
-                    self.db.execute("DELETE FROM used WHERE pdf = ?", (pdf,))
-                    self.db.executemany("INSERT OR IGNORE INTO used VALUES (?, ?)", [(pdf, k) for k in keys])
-                self.db.execute("DELETE FROM page WHERE key NOT IN (SELECT key FROM used)")
+            db.execute("DELETE FROM used WHERE pdf = ?", (pdf,))
+            db.executemany("INSERT OR IGNORE INTO used VALUES (?, ?)", [(pdf, k) for k in keys])
         except sqlite3.Error:
             pass
-        self.pending, self.used = {}, {}
+
+    def commit(self) -> None:
+        """Copy the new pages into the store and forget the ones no PDF uses any more. A
+        store SQLite cannot read is replaced."""
+        if self.new is None:
+            return
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            return
+        if self.db is not None:        # (one connection writes the store: this build's)
+            self.db.close()
+            self.db = None
+        new = self.new
+        for attempt in range(2):
+            try:
+                new.commit()
+                new.execute("ATTACH DATABASE ? AS store", (str(self.path),))
+                try:
+                    _tables(new, "store.")
+                    with new:
+                        new.execute("INSERT OR REPLACE INTO store.page SELECT * FROM page")
+                        new.execute("DELETE FROM store.used WHERE pdf IN (SELECT DISTINCT pdf FROM used)")
+                        new.execute("INSERT OR IGNORE INTO store.used SELECT * FROM used")
+                        new.execute("DELETE FROM store.page WHERE key NOT IN (SELECT key FROM store.used)")
+                finally:
+                    new.execute("DETACH DATABASE store")
+                break
+            except sqlite3.DatabaseError:
+                if attempt:
+                    break
+                try:
+                    self.path.unlink()     # damaged: start it again
+                except OSError:
+                    break
+        with new:
+            new.execute("DELETE FROM page")
+            new.execute("DELETE FROM used")
 
     def close(self) -> None:
-        if self.db is not None:
-            try:
-                self.db.close()
-            except sqlite3.Error:
-                pass
-            self.db = None
+        for db in (self.db, self.new):
+            if db is not None:
+                try:
+                    db.close()
+                except sqlite3.Error:
+                    pass
+        self.db = self.new = None
+
+
+def _tables(db, schema: str = "") -> None:
+    db.execute(f"CREATE TABLE IF NOT EXISTS {schema}page (key TEXT PRIMARY KEY, content BLOB, meta TEXT)")
+    db.execute(f"CREATE TABLE IF NOT EXISTS {schema}used (pdf TEXT, key TEXT, PRIMARY KEY (pdf, key))")
+
+
+def _open(where: str):
+    """A connection with the cache's tables, or None: a damaged or unwritable cache is
+    built around as if clean."""
+    try:
+        db = sqlite3.connect(where)
+        db.execute("PRAGMA cache_size = -512")     # KiB of pages held in memory (SQLite's default is 2 MB)
+        _tables(db)
+        return db
+    except (OSError, sqlite3.Error):
+        return None

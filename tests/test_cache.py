@@ -117,6 +117,8 @@ def test_a_damaged_cache_is_ignored(game, tmp_path):
     assert result.kept == 0
     build(root, tmp_path / "clean", cache=False)
     same_files(tmp_path / "out" / "mini", tmp_path / "clean" / "mini")
+    again = build(root, tmp_path / "out")          # the damaged store was replaced by a sound one
+    assert again.kept == again.pages and again.drawn == 0
 
 
 def test_every_bundled_game_builds_the_same_with_and_without_the_cache(tmp_path):
