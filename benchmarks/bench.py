@@ -3,10 +3,11 @@ a common back) with pnpgen, and draw the same content with bare reportlab and no
 Both run as fresh processes, so start-up is included. Prints cards per second, peak
 memory, PDF size and the pnpgen / bare-reportlab time ratio.
 
-    python benchmarks/bench.py            # 1,000 and 10,000 cards, best of 3 runs each
+    python benchmarks/bench.py            # 1,000, 10,000 and 20,000 cards, best of 3 runs each
     python benchmarks/bench.py 2000       # other sizes
 
-Then the build cache: a clean build, a rebuild with nothing changed and a rebuild after a
+Then peak memory by deck size (1,000, 5,000 and 20,000 cards, with and without the build
+cache), each against 1,000 cards: it should stay within 20 %. Then the build cache: a clean build, a rebuild with nothing changed and a rebuild after a
 one-card edit (checked byte for byte against a clean build). Then boards: a generated hex
 board of 10 x 10 and 20 x 10 hexes (generation, drawing and tiling, in process, so without
 start-up), and the whole bundled project (`pnpgen build`, every game, as a fresh process).
@@ -150,6 +151,31 @@ def main(sizes, repeat=3):
             print(f"{n:>7} {t:>9.2f} {n / t:>8.0f} {mem:>8.0f} {size_kb:>8.0f} {tb:>7.2f} {memb:>8.0f} {t / tb:>6.2f}")
 
 
+def memory(sizes=(1000, 5000, 20000), repeat=3, limit=0.20):
+    """Peak resident memory of `pnpgen build` (a fresh process) by deck size, without and with
+    the build cache (first build, then a rebuild after a one-card edit), each against 1,000
+    cards: memory should stay flat, within `limit`, however long the deck."""
+    print(f"{'cards':>7} {'no cache MB':>12} {'cached MB':>10} {'edit MB':>8}   above {sizes[0]:,} cards")
+    base = None
+    for n in sizes:
+        with tempfile.TemporaryDirectory() as tmp:
+            root = Path(tmp)
+            make_game(root, n)
+            cmd = [sys.executable, "-m", "pnpgen.cli", "--root", str(root), "build", "-q"]
+            clean = min(run(cmd + ["--no-cache", "--out", str(root / "clean")])[1] for _ in range(repeat))
+            cached = run(cmd)[1]
+            deck = root / "cards" / "bench" / "decks" / "deck.yaml"
+            deck.write_text(deck.read_text().replace('title: "Card 1"', 'title: "Card 1, edited"'))
+            edit = run(cmd)[1]
+        row = (clean, cached, edit)
+        base = base or row
+        growth = ", ".join(f"{(m / b - 1) * 100:+.0f} %" for m, b in zip(row, base))
+        print(f"{n:>7} {clean:>12.0f} {cached:>10.0f} {edit:>8.0f}   {growth}")
+    worst = max((m / b - 1) for m, b in zip(row, base))
+    print(f"peak memory at {sizes[-1]:,} cards: at most {worst * 100:+.0f} % of that at {sizes[0]:,} "
+          f"({'within' if worst <= limit else 'OVER'} the {limit * 100:.0f} % aim)")
+
+
 def incremental(sizes=(1000, 10000), repeat=3):
     """The build cache: seconds for a clean build (no cache), a rebuild with nothing changed,
     and a rebuild after one card's title is edited, each a fresh `pnpgen build` process; the
@@ -243,7 +269,8 @@ def exports(n=200):
 
 
 if __name__ == "__main__":
-    main([int(a) for a in sys.argv[1:]] or [1000, 10000])
+    main([int(a) for a in sys.argv[1:]] or [1000, 10000, 20000])
+    memory()
     incremental()
     boards()
     rulebooks()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from array import array
 from bisect import bisect_right
 from collections.abc import Sequence
@@ -68,6 +67,8 @@ class PrintCards(Sequence):
     the whole build. A slice is another such run; iterating makes each entry's CardData once
     for all its copies."""
 
+    __slots__ = ("prefix", "deck", "numbers", "starts", "lo", "hi")
+
     def __init__(self, prefix: str, deck: DeckSource, numbers: array):
         self.prefix, self.deck, self.numbers = prefix, deck, numbers
         self.starts, total = array("l"), 0      # each entry's first card, counting copies
@@ -84,7 +85,8 @@ class PrintCards(Sequence):
             lo, hi, step = i.indices(len(self))
             if step != 1:
                 return [self[j] for j in range(lo, hi, step)]
-            run = copy.copy(self)
+            run = PrintCards.__new__(PrintCards)     # the same cards, another run of them
+            run.prefix, run.deck, run.numbers, run.starts = self.prefix, self.deck, self.numbers, self.starts
             run.lo, run.hi = self.lo + lo, self.lo + max(lo, hi)
             return run
         if i < 0:

@@ -174,6 +174,7 @@ class PageCache:
         self.path = path
         self.db = None      # the store as the last build left it: pages to copy
         self.new = None     # this build's pages and the pages each of its PDFs uses (_new)
+        self.added = 0      # pages put into `new`
         if path is not None and path.is_file():
             self.db = _open(str(path))
 
@@ -183,7 +184,7 @@ class PageCache:
         return self.new
 
     def get(self, key: str) -> Entry | None:
-        for db in (self.new, self.db):
+        for db in (self.new if self.added else None, self.db):
             if db is None:
                 continue
             try:
@@ -204,6 +205,7 @@ class PageCache:
                            "gstates": [[list(t), name] for t, name in entry.gstates]})
         try:
             db.execute("INSERT OR REPLACE INTO page VALUES (?, ?, ?)", (key, entry.content, meta))
+            self.added += 1
         except sqlite3.Error:
             pass
 
@@ -255,6 +257,7 @@ class PageCache:
         with new:
             new.execute("DELETE FROM page")
             new.execute("DELETE FROM used")
+        self.added = 0
 
     def close(self) -> None:
         for db in (self.db, self.new):

@@ -153,8 +153,12 @@ def check_game(game: GameSource) -> Report:
 
 def _rule_cards(game: GameSource) -> dict[str, list[RuleCard]]:
     numbers = assign_numbers(game)
-    return {d.id: [RuleCard(d.id, code_for(game, numbers[d.id][c.index]), c.count, c.fields,
-                            game.rel(d.path), c.line) for c in d.cards] for d in game.decks}
+    out = {}
+    for d in game.decks:
+        shown = game.rel(d.path)      # (once a deck: it resolves the path)
+        out[d.id] = [RuleCard(d.id, code_for(game, numbers[d.id][c.index]), c.count, c.fields, shown, c.line)
+                     for c in d.cards]
+    return out
 
 
 _ENV = expr.environment()
