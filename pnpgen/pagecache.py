@@ -122,6 +122,7 @@ class PageKeys:
         self.fp = Fingerprints(forms, root)
         self.base = f"{_SALT}:{fonts}:{page_size}:{bleed}"
         self._bodies: dict[int, str] = {}
+        self._names: dict[int, tuple] = {}
 
     def known(self, body, digest: str) -> None:
         """A body digested already (the build's manifest digests each card entry's faces, with
@@ -134,12 +135,30 @@ class PageKeys:
             d = self._bodies.get(id(body))
             if d is None:
                 d = self._bodies[id(body)] = self.fp.face(body)
-            h.update(repr((slot.clip, slot.transform, card_h, shape, d)).encode())
+            names = self._names.get(id(body))
+            if names is None:
+                names = self._names[id(body)] = form_names(body)
+            h.update(repr((slot.clip, slot.transform, card_h, shape, d, names)).encode())
         h.update(repr((page.ticks, page.marks, page.cuts)).encode())
         if page.slug:
             s = page.slug[0].slug
             h.update(repr((s.x, s.y, s.angle, s.height, page.slug[1])).encode())
         return h.hexdigest()
+
+
+def form_names(body) -> tuple[str, ...]:
+    """The forms a body draws, by name. A digest knows a form by what it draws, but a page's
+    stream calls it by name, and a template's forms are numbered by element: with an element
+    taken out before it, the same drawing has another name, and a kept page would call a form
+    the new PDF does not have."""
+    out = []
+    for op in body:
+        kind = type(op)
+        if kind is ops.Form:
+            out.append(op.name)
+        elif kind is ops.Group:
+            out.extend(form_names(op.body))
+    return tuple(out)
 
 
 def page_images(page: SheetPage) -> list[str]:

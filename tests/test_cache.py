@@ -109,6 +109,25 @@ def test_pages_no_build_uses_any_more_are_dropped(game, tmp_path):
     assert before == after > 0     # the old first sheet's page gave way to the new one
 
 
+def test_a_template_edit_that_renumbers_its_shared_drawings_draws_the_pages_again(tmp_path):
+    # the frame is a shared form named by its element's place in the template; the star above it
+    # is drawn on no card, so taking it out changes no card's drawing, only the frame's name
+    face = """size: poker
+elements:
+  - rect: {x: 20, y: 20, w: 10, h: 10, fill: gold, when: "note == 'star'"}
+  - rect: {x: 0, y: 0, w: 63.5, h: 88.9, fill: "#2a6f3a", bleed: true}
+  - text: {x: 5, y: 10, w: 53.5, h: 12, text: "{{ title }}", size: 14, color: "#ffffff"}
+"""
+    make_game(tmp_path, GAME, deck([f"Card {i}" for i in range(10)]), {"face": face, "back": BACK})
+    first = build(tmp_path, tmp_path / "out")
+    assert first.drawn == first.pages
+    (tmp_path / "templates" / "mini" / "face.yaml").write_text(face.replace(face.splitlines()[2] + "\n", ""))
+    edited = build(tmp_path, tmp_path / "out")
+    assert edited.drawn >= 2          # the fronts call the frame by its new name
+    build(tmp_path, tmp_path / "clean", cache=False)
+    same_files(tmp_path / "out" / "mini", tmp_path / "clean" / "mini")
+
+
 def test_a_damaged_cache_is_ignored(game, tmp_path):
     root, folder, titles = game
     (tmp_path / "out" / ".cache").mkdir(parents=True)
