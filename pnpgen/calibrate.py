@@ -143,7 +143,6 @@ def sheet(paper: str = "letter", flip: str = "long") -> Calibration:
     paper_name = {"letter": "Letter", "a4": "A4"}[paper]
     edge = flip.upper()
     other = "short" if flip == "long" else "long"
-    cy = H / 2 - 8
 
     lines, texts, circles = [], [], []
     for p in pairs:

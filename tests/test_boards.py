@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 
 import pytest
 from pypdf import PdfReader
@@ -173,7 +172,6 @@ def test_a_seed_gives_the_same_board_and_another_seed_another(project):
 
 
 def test_the_seed_is_printed_on_the_board(project, tmp_path):
-    from pnpgen.build import Project
     results = build_game(project, "swarm", Options(out=tmp_path, seed=7))
     (board,) = [r for r in results if r.deck == "board"]
     text = "".join(p.extract_text() for p in PdfReader(board.path).pages)

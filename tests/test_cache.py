@@ -3,7 +3,6 @@ draws the others, and writes exactly the bytes a clean build writes."""
 
 from __future__ import annotations
 
-import shutil
 import sqlite3
 from pathlib import Path
 

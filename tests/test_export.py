@@ -172,7 +172,7 @@ def test_an_output_path_that_cannot_be_written_is_a_clear_error(tmp_path):
 
 
 def _with_board(tmp_path):
-    game = mini(tmp_path)
+    mini(tmp_path)
     folder = tmp_path / "cards" / "mini"
     (folder / "boards").mkdir()
     (folder / "boards" / "mat.yaml").write_text("name: Play mat\nsize: [200, 150]\ntemplate: mat\nback: mat-b\n")

@@ -94,7 +94,7 @@ def test_a_part_filled_sheet_keeps_full_bleed_next_to_empty_slots(paper, card):
         assert len(fronts) == len(backs) == used
         for i, (front, back) in enumerate(zip(fronts, backs)):
             r, c = divmod(i, sheet.cols)
-            (x, y, w, h), (tx, ty, tw, th) = front.clip, front.trim
+            (x, y, w, _), (tx, ty, tw, _) = front.clip, front.trim
             right_empty = c < sheet.cols - 1 and i + 1 >= used
             below_empty = r < sheet.rows - 1 and i + sheet.cols >= used
             if right_empty:

@@ -143,7 +143,7 @@ def test_rasterized_business_sheet_shows_cards_in_their_slots_and_paper_around(t
     project = _game(tmp_path, 10)
     result, = build_game(project, "mini", Options(out=tmp_path / "out",
                                                   layout=sheetlayout.load("business-10up-letter")))
-    dpi, H = 100, 279.4
+    dpi = 100
     pdf = pdfium.PdfDocument(str(result.path))
     front = pdf[0].render(scale=dpi / 72).to_pil().convert("RGB")
     back = pdf[1].render(scale=dpi / 72).to_pil().convert("RGB")

@@ -5,7 +5,6 @@ stapled on the fold. The page order is a pure function; pypdf places the pages."
 from __future__ import annotations
 
 from pypdf import PdfReader, PdfWriter, Transformation
-from pypdf.generic import NameObject, TextStringObject
 
 
 def page_order(pages: int) -> list[tuple[int | None, int | None]]:

@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import presets
-from ..errors import InputError
 from ..game import GameSource
 from . import booklet, document, source
 from .facts import Facts

@@ -12,7 +12,6 @@ from urllib.parse import parse_qsl, unquote
 from reportlab.platypus import Flowable
 
 from .. import ops
-from ..boards import board_card
 from ..errors import LayoutError, did_you_mean
 from ..expand import PrintCard
 from ..game import GameSource

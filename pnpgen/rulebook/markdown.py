@@ -13,7 +13,7 @@ from markdown_it.tree import SyntaxTreeNode
 from mdit_py_plugins.container import container_plugin
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import (CondPageBreak, Flowable, KeepTogether, ListFlowable, ListItem, PageBreak,
-                                Paragraph, Preformatted, Spacer, Table, TableStyle)
+                                Paragraph, Preformatted, Spacer, Table)
 
 from ..render import MM
 from .facts import RefError
