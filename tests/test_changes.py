@@ -414,3 +414,26 @@ def test_a_changed_font_file_is_a_change_of_the_cards_that_use_it(tmp_path):
         Fingerprints(sun.after["front"].deck.forms).face(sun.after["front"].face.body)
     assert [(c.code, c.kind, c.sides) for c in changes.changes] == [
         (f"PIC-00{i}", "changed", ("front",)) for i in range(1, 5)]
+
+
+def test_a_small_tokens_picture_keeps_its_labels_and_heading_apart():
+    from pnpgen.revisions.compare import Change
+    from pnpgen.revisions.pictures import picture
+
+    token = Image.new("RGB", (30, 30), (40, 120, 60))
+    moved = token.copy()
+    moved.paste((200, 40, 40), (10, 10, 20, 20))
+    change = Change("changed", "tokens", "TOK-004", "Wound marker, large", sides=("front",))
+    out, changed = picture(change, "front", token, moved, "v1 (a1b2c3d)")
+    assert changed > 0
+    gray = out.convert("L")
+    band = [y for y in range(MARGIN + HEADER, MARGIN + HEADER + LABEL)]
+    inked = [x for x in range(out.width) if any(gray.getpixel((x, y)) < 200 for y in band)]
+    runs = [[inked[0]]]        # the columns the three labels take, as runs of inked columns
+    for x in inked[1:]:
+        if x - runs[-1][-1] > MARGIN // 2:
+            runs.append([])
+        runs[-1].append(x)
+    assert len(runs) == 3, [(r[0], r[-1]) for r in runs]       # three labels, apart
+    heading = [x for x in range(out.width) if any(gray.getpixel((x, y)) < 128 for y in range(MARGIN, MARGIN + HEADER))]
+    assert heading[-1] < out.width - MARGIN // 2                 # the heading fits the picture

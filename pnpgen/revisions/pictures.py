@@ -7,6 +7,7 @@ earlier build folder is cut out of the PDF it was printed in (built.cut), at the
 from __future__ import annotations
 
 import json
+import math
 import os
 import shutil
 import tempfile
@@ -113,14 +114,18 @@ def picture(change: Change, side: str, before: Image.Image | None, after: Image.
         panels = [("added", after)]
     elif before is not None:
         panels = [(f"removed: as at {since}", before)]
-    pw = max(p.width for _, p in panels)
-    ph = max(p.height for _, p in panels)
-    size = (margin + len(panels) * (pw + margin), margin + header + label + ph + margin)
-    out = Image.new("RGB", size, "white")
-    draw = ImageDraw.Draw(out)
     title_font = ImageFont.truetype(str(fonts.BUILTIN["sans-bold"]), max(8, round(15 * k)))
     label_font = ImageFont.truetype(str(fonts.BUILTIN["sans"]), max(8, round(13 * k)))
-    draw.text((margin, margin), _heading(change, side), fill=(31, 26, 20), font=title_font)
+    heading = _heading(change, side)
+    # a panel is as wide as its face or its label, whichever is wider (a small token's labels
+    # would otherwise run into each other), and the picture as wide as its heading
+    pw = max(max(p.width, math.ceil(label_font.getlength(t))) for t, p in panels)
+    ph = max(p.height for _, p in panels)
+    size = (max(margin + len(panels) * (pw + margin), 2 * margin + math.ceil(title_font.getlength(heading))),
+            margin + header + label + ph + margin)
+    out = Image.new("RGB", size, "white")
+    draw = ImageDraw.Draw(out)
+    draw.text((margin, margin), heading, fill=(31, 26, 20), font=title_font)
     for i, (text, image) in enumerate(panels):
         x = margin + i * (pw + margin)
         y = margin + header
