@@ -101,9 +101,10 @@ class _Loader(_Base):
 
 
 def loads(text, shown, stream: Stream | None = None) -> Doc:
-    """Parse `text` (a string, or a binary file open for reading) event by event into plain values and their lines. No node graph is kept
-    (a 20,000-card deck's graph would take several times the memory of its values); with
-    `stream`, the items of one top-level list are not kept either (see Stream)."""
+    """Parse `text` (a string, or a binary file open for reading) event by event into plain
+    values and their lines. No node graph is kept (a 20,000-card deck's graph would take
+    several times the memory of its values); with `stream`, the items of one top-level list
+    are not kept either (see Stream)."""
     loader = _Loader(text)
     doc = Doc(Path(str(shown)), None)
     try:
