@@ -180,6 +180,7 @@ def build_loaded(game: GameSource, options: Options) -> list[DeckResult]:
             written += _build_rulebook(game, plans, boards, icons, res, outdir, options, results)
         if book is not None:    # renamed last, with the PDFs it describes
             written.append(book.write(outdir))
+            _remove(written[-1][1])     # (the old one first: PDFs half renamed must not seem described)
         put_in_place(written)
         written = []
         cache.commit()

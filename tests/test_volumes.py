@@ -84,3 +84,24 @@ def test_the_copies_of_one_card_carry_on_across_a_volume_boundary(tmp_path):
     copies = [text.count("LG-008") for text in fronts]
     assert sum(copies) == 3 and copies == [per - 7, 3 - (per - 7)]   # card 8's copies fill slots 8..10
     assert "LG-009" not in fronts[0] and "LG-009" in fronts[1]       # and the next card follows them
+
+
+def test_a_build_whose_files_cannot_all_be_put_in_place_leaves_no_manifest_describing_them(tmp_path):
+    import pytest
+
+    from pnpgen.errors import InputError
+
+    make_game(tmp_path, GAME, DECK, {"face": FACE, "back": BACK})
+    options = Options(out=tmp_path / "out", volume_sheets=2)
+    build_game(Project(tmp_path), "mini", options)
+    out = tmp_path / "out" / "mini"
+    assert (out / "manifest.json").is_file()
+    (out / "deck-2.pdf").unlink()
+    (out / "deck-2.pdf").mkdir()            # the second volume cannot be renamed into place
+    (tmp_path / "cards" / "mini" / "decks" / "deck.yaml").write_text(DECK.replace("Card 1}", "Card one}"))
+    with pytest.raises(InputError) as err:
+        build_game(Project(tmp_path), "mini", options)
+    assert "deck-2.pdf" in str(err.value) and "cannot write" in str(err.value)
+    # the first volume is the new one: a manifest of the old build would now describe it wrongly
+    assert "Card one" in pdfium.PdfDocument(str(out / "deck-1.pdf"))[0].get_textpage().get_text_range()
+    assert not (out / "manifest.json").exists() and not list(out.glob(".*.part"))
