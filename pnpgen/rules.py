@@ -211,7 +211,10 @@ class RuleContext:
                 raise self.problem(f"bad expression {source!r}: {exc.message}", key)
             for name in sorted(used - names - set(_ENV.globals)):
                 raise self.problem(f"unknown name '{name}' in {source!r}{did_you_mean(name, names)}", key)
-            self._compiled[cache_key] = _ENV.compile_expression(source)
+            try:      # (what parses in parentheses may still not be one expression: "a, b")
+                self._compiled[cache_key] = _ENV.compile_expression(source)
+            except TemplateError as exc:
+                raise self.problem(f"bad expression {source!r}: {exc.message}; write one expression", key)
         return self._compiled[cache_key]
 
     # --- for checks: data ----------------------------------------------------------------

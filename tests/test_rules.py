@@ -136,6 +136,9 @@ def test_build_refuses_a_game_that_breaks_its_rules(scratch):
      "unknown name 'kind'"),
     ("    count: 73\n", "    count: 73\n    unique: title\n", "a rule has exactly one of"),
     ("    count: 73\n", "    cuont: 73\n", "unknown key 'cuont' (did you mean 'count'?)"),
+    # parses in parentheses (a tuple) but is not one expression: found by tools/fuzz.py 13 2000
+    ("    where: \"type == 'Evolution'\"\n    count_by:", "    where: \"type == 'Evolution',\"\n    count_by:",
+     "bad expression \"type == 'Evolution',\": chunk after expression; write one expression"),
 ])
 def test_a_wrong_rule_is_an_input_error(scratch, old, new, expect):
     edit(scratch, "cards/swarm/rules.yaml", old, new)
@@ -313,3 +316,14 @@ def test_list_fields_are_checked_item_by_item(tmp_path):
     found = by_rule(violations(tmp_path, "mini"))
     assert "corners = 5 is above 4" in found["corners-in-range"][0].message
     assert "four corner numbers and one white corner" in found["four-corners"][0].message
+
+
+def test_unique_compares_list_fields_whose_items_are_mappings(tmp_path):
+    # a list field may hold mappings; `unique` must compare them, not fail on them (tools/fuzz.py 13 2000)
+    from .minigame import make_game
+    deck = CORNERS_DECK.replace("corners: [1, 1, 2, 1]", "corners: [{a: 1}, [2, {b: [3]}]]").replace(
+        "corners: [2, 1, 3, 1]", "corners: [{a: 1}, [2, {b: [3]}]]")
+    rules = "rules:\n  - id: distinct\n    text: No two cards share corners.\n    unique: corners\n"
+    make_game(tmp_path, MINI_GAME, deck, {"face": "elements:\n  - rect: {w: 5, h: 5}\n"}, rules)
+    (found,) = violations(tmp_path, "mini")
+    assert found.rule == "distinct" and "repeats corners = [{'a': 1}, [2, {'b': [3]}]]" in found.message

@@ -78,4 +78,10 @@ def outside(ctx, have: int, want) -> str | None:
 
 
 def hashable(value):
-    return tuple(value) if isinstance(value, list) else value
+    """A field's value as a key: lists and mappings (a list field's items may be either) as
+    tuples, however deep."""
+    if isinstance(value, list):
+        return tuple(hashable(v) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted((str(k), hashable(v)) for k, v in value.items()))
+    return value
