@@ -308,3 +308,18 @@ def test_wall_runs_counts_straight_chains():
     assert maps.wall_runs(parse([". . ."], ["A1:E", "B1:E"])) == [1, 1]   # parallel, not one run
     assert maps.wall_runs(parse([". . . ."], ["A1:E", "C1:E"])) == [1, 1]
     assert maps.wall_runs(parse([". .", ". .", ". .", ". ."], ["A1:E", "A2:E", "A4:E"])) == [2, 1]
+
+
+def test_an_opening_symbol_with_no_icon_is_a_located_error_not_a_traceback(scratch):
+    # found by tools/fuzz.py 55 1200: the map's parser allows an opening's symbol whether or not
+    # the element gives it an icon; drawing one without an icon must say so where it is written
+    from pnpgen.build import Options, build_loaded
+    path = scratch / "templates" / "swamped" / "map.yaml"
+    text = path.read_text()
+    assert '"v": exit-down' in text
+    path.write_text(text.replace('"v": exit-down', '"v ": exit-down'))
+    with pytest.raises(InputError) as err:
+        build_loaded(load(Project(scratch), "swamped"), Options(out=scratch / "out", rulebook=False))
+    problem = err.value.problems[0]
+    assert str(problem.path).endswith("map.yaml") and problem.line is not None
+    assert "symbol 'v' (an opening) has no icon" in problem.message and "is 'v ' meant to be 'v'?" in problem.message

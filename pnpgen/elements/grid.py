@@ -81,7 +81,10 @@ class Grid(Element):
             for c, symbol in enumerate(row):
                 if symbol == ".":
                     continue
-                name = self.symbols[symbol]
+                name = self.symbols.get(symbol)
+                if name is None:     # (the map's parser allows an opening's symbol without one)
+                    raise LayoutError(f"map: symbol '{symbol}' (an opening) has no icon; give it one under "
+                                      f"symbols:{_hint(symbol, self.symbols)}")
                 aspect = ctx.icons.get(name)
                 if aspect is None:
                     raise LayoutError(f"symbols: '{symbol}' draws icon '{name}', which the game does not define")
@@ -92,6 +95,12 @@ class Grid(Element):
         for (ax, ay), (bx, by) in grid.wall_segments():
             out.append(ops.Path(((x0 + ax * s, y0 + ay * s), (x0 + bx * s, y0 + by * s)), False, wall))
         return out
+
+
+def _hint(symbol: str, symbols: dict) -> str:
+    """Did the designer mistype the symbol's key? (e.g. 'v"' for 'v')"""
+    near = [k for k in symbols if symbol in k and k != symbol]
+    return f" (is '{near[0]}' meant to be '{symbol}'?)" if near else ""
 
 
 def _icon(name, x, y, w, h, ctx):
