@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Callable
 
 from . import fonts, presets
-from .expand import assign_numbers, expand
+from .expand import assign_numbers, expand, looks
 from .context import Expressions
 from .errors import InputError, Notice, Problem
 from .game import DeckSource, GameSource, _shown, discover, load_game
@@ -108,7 +108,7 @@ def _prepare(game: GameSource, options: Options):
     for deck in game.decks:  # check every template before drawing anything
         layouter = Layouter(game, deck, res, exprs)
         cards = expand(game, deck, numbers)
-        kinds = cards.looks()
+        kinds = looks(cards)
         used = {front for front, _, _ in kinds} | {back for _, back, unique in kinds if back and unique}
         for name in sorted(used):
             layouter.warnings += check_template(game, deck, game.templates[name], exprs.env, common=False)
@@ -297,8 +297,8 @@ def _build_deck(game: GameSource, deck: DeckSource, layouter: Layouter, icons: d
     offset = options.back_offset if options.back_offset is not None else g.back_offset
     notes = []   # from a custom sheet layout
     if deck.deck.pack:   # tokens: each at its own size and shape, as many to a sheet as fit
-        looks = [game.templates[c.front].template for c in cards]
-        placed = pack(page, [t.size or deck.size for t in looks], [t.shape for t in looks], g.bleed,
+        token_looks = [game.templates[c.front].template for c in cards]
+        placed = pack(page, [t.size or deck.size for t in token_looks], [t.shape for t in token_looks], g.bleed,
                       g.printer_margin, flip_edge)
         starts = [sum(p.per_sheet for p in placed[:i]) for i in range(len(placed))]
         layout = [(p, cards[a:a + p.per_sheet]) for p, a in zip(placed, starts)]
@@ -311,7 +311,7 @@ def _build_deck(game: GameSource, deck: DeckSource, layouter: Layouter, icons: d
         n = sheet.per_sheet
         layout = [(sheet, cards[i:i + n]) for i in range(0, len(cards), n)]
     sheets = len(layout)
-    kinds = cards.looks() if hasattr(cards, "looks") else {(c.front, c.back, c.unique_back) for c in cards}
+    kinds = looks(cards)
     has_backs = any(back for _, back, _ in kinds)
 
     # prepare every template (and so every shared form) before drawing

@@ -140,6 +140,14 @@ class PrintCards(Sequence):
         return PrintCard(entry, code, n, entry.template, *self._back(entry.back))
 
 
+def looks(cards) -> set[tuple[str, str | None, bool]]:
+    """The distinct (front, back, unique back) of some physical cards: a deck's PrintCards
+    reads them off its entries, a list (a reprint's chosen cards) card by card."""
+    if isinstance(cards, PrintCards):
+        return cards.looks()
+    return {(c.front, c.back, c.unique_back) for c in cards}
+
+
 def _counts(cards):
     counts = getattr(cards, "counts", None)     # a CardTable's column, without making each CardData
     return counts if counts is not None else [c.count for c in cards]
