@@ -142,7 +142,7 @@ def main(sizes, repeat=3):
         with tempfile.TemporaryDirectory() as tmp:
             root = Path(tmp)
             make_game(root, n)
-            t, mem = best([sys.executable, "-m", "pnpgen.cli", "--root", str(root), "build", "-q", "--no-cache"],
+            t, mem = best([sys.executable, "-m", "pnpgen", "--root", str(root), "build", "-q", "--no-cache"],
                           repeat)
             size_kb = sum(p.stat().st_size for p in (root / "out" / "bench").glob("deck*.pdf")) / 1024
             bare_pdf = root / "bare.pdf"
@@ -161,7 +161,7 @@ def memory(sizes=(1000, 5000, 20000), repeat=3, limit=0.20):
         with tempfile.TemporaryDirectory() as tmp:
             root = Path(tmp)
             make_game(root, n)
-            cmd = [sys.executable, "-m", "pnpgen.cli", "--root", str(root), "build", "-q"]
+            cmd = [sys.executable, "-m", "pnpgen", "--root", str(root), "build", "-q"]
             clean = min(run(cmd + ["--no-cache", "--out", str(root / "clean")])[1] for _ in range(repeat))
             cached = run(cmd)[1]
             deck = root / "cards" / "bench" / "decks" / "deck.yaml"
@@ -186,7 +186,7 @@ def incremental(sizes=(1000, 10000), repeat=3):
         with tempfile.TemporaryDirectory() as tmp:
             root = Path(tmp)
             make_game(root, n)
-            cmd = [sys.executable, "-m", "pnpgen.cli", "--root", str(root), "build", "-q"]
+            cmd = [sys.executable, "-m", "pnpgen", "--root", str(root), "build", "-q"]
             clean, _ = best(cmd + ["--no-cache", "--out", str(root / "clean")], repeat)
             run(cmd)                                   # fills the cache
             unchanged, _ = best(cmd, repeat)
@@ -206,7 +206,7 @@ def incremental(sizes=(1000, 10000), repeat=3):
 
 def boards(repeat=3):
     """Seconds to generate, lay out, tile and write a Swarm-style hex board, in process."""
-    from pnpgen.build import Options, Project, build_loaded, load
+    from pnpgen.build.game import Options, Project, build_loaded, load
     root = Path(__file__).resolve().parent.parent
     print(f"{'board':>10} {'hexes':>6} {'seconds':>8}")
     for cols, rows in ((10, 10), (20, 10)):
@@ -223,14 +223,14 @@ def boards(repeat=3):
                 times.append(time.perf_counter() - start)
         print(f"{cols:>4} x {rows:<3} {cols * rows:>6} {min(times):>8.2f}")
     with tempfile.TemporaryDirectory() as tmp:
-        t, mem = best([sys.executable, "-m", "pnpgen.cli", "--root", str(root), "build", "-q", "--out", tmp], repeat)
+        t, mem = best([sys.executable, "-m", "pnpgen", "--root", str(root), "build", "-q", "--out", tmp], repeat)
     print(f"every bundled game (pnpgen build): {t:.2f} s, {mem:.0f} MB peak")
 
 
 def rulebooks(repeat=3):
     """Seconds to lay out and write each bundled rulebook (and its booklet), in process,
     once the game's decks are prepared (as a build has them)."""
-    from pnpgen.build import Options, Project, _build_rulebook, _prepare, load
+    from pnpgen.build.game import Options, Project, _build_rulebook, _prepare, load
     from pnpgen.rulebook.source import find
     root = Path(__file__).resolve().parent.parent
     print(f"{'rulebook':>16} {'pages':>6} {'seconds':>8} {'+booklet':>9}")
@@ -255,7 +255,7 @@ def rulebooks(repeat=3):
 def exports(n=200):
     """PNG faces per second at 300 DPI and the time for a Tabletop Simulator deck, on a
     generated deck of n different cards (in process, every core)."""
-    from pnpgen.build import Project, load
+    from pnpgen.build.game import Project, load
     from pnpgen.export import export_game
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)

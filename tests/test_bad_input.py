@@ -32,7 +32,7 @@ HIVE = '{title: "Hive", type: Evolution, attribute: Stack, scope: stack}'
 def build(root: Path) -> subprocess.CompletedProcess:
     """Build the swarm game as a user would; stdout/stderr are pipes, so not terminals."""
     return subprocess.run(
-        [sys.executable, "-m", "pnpgen.cli", "--root", str(root), "build", "swarm", "--out", str(root / "out")],
+        [sys.executable, "-m", "pnpgen", "--root", str(root), "build", "swarm", "--out", str(root / "out")],
         capture_output=True, text=True, timeout=120, cwd=root, check=False)
 
 

@@ -7,9 +7,9 @@ import pytest
 from pypdf import PdfReader
 
 from pnpgen import presets
-from pnpgen.build import Options, build_game
+from pnpgen.build.game import Options, build_game
 from pnpgen.errors import InputError
-from pnpgen.tile import FRAME, LABEL_ROOM, poster, tile
+from pnpgen.sheets.tile import FRAME, LABEL_ROOM, poster, tile
 
 from .pdfread import fonts_of, is_embedded
 
@@ -123,7 +123,7 @@ def test_a_board_template_error_names_the_board(project, tmp_path):
         shutil.copytree(project.root / part, tmp_path / part)
     path = tmp_path / "templates" / "swamp-monsters" / "playmat.yaml"
     path.write_text(path.read_text().replace("fill: water, bleed: true", "fill: \"{{ watr }}\", bleed: true"))
-    from pnpgen.build import Project
+    from pnpgen.build.game import Project
     with pytest.raises(InputError, match=r"playmat.yaml:\d+: elements\[0\]: undefined name 'watr'"):
         build_game(Project(tmp_path), "swamp-monsters", Options(out=tmp_path / "out"))
     assert not (tmp_path / "out").exists() or not any((tmp_path / "out").rglob("*.pdf"))
@@ -131,9 +131,9 @@ def test_a_board_template_error_names_the_board(project, tmp_path):
 
 def _hex_ops(project, seed=None):
     from pnpgen import ops
-    from pnpgen.boards import board_card
-    from pnpgen.build import load
-    from pnpgen.layout import Layouter
+    from pnpgen.layout.boards import board_card
+    from pnpgen.build.game import load
+    from pnpgen.layout.layouter import Layouter
     game = load(project, "swarm")
     (board,) = game.boards
     deck, card = board_card(game, board, seed)
@@ -146,7 +146,8 @@ def _hex_ops(project, seed=None):
 def test_the_swarm_board_draws_every_hex_once_with_its_terrain(project):
     """100 filled hexes, each shared edge stroked once, terrain numbers matching the map, four
     start rings; all vector."""
-    from pnpgen import hexmap, ops
+    from pnpgen.maps import hexmap
+    from pnpgen import ops
     fields, body = _hex_ops(project)
     grid = hexmap.parse(fields["hexes"])
     filled = [op for op in body if isinstance(op, ops.Path) and op.closed and op.paint.fill is not None]
@@ -185,8 +186,8 @@ def test_counters_are_packed_discs_bled_and_cut_round(built, project):
 
     import pypdfium2 as pdfium
 
-    from pnpgen.build import load
-    from pnpgen.impose import pack
+    from pnpgen.build.game import load
+    from pnpgen.sheets.impose import pack
     (counters,) = [r for r in built["swarm"] if r.deck == "counters"]
     assert counters.cards == 300 and counters.sheets == len(PdfReader(counters.path).pages) // 2
     game = load(project, "swarm")
@@ -212,9 +213,9 @@ def test_a_fold_over_standee_shows_the_figure_upright_on_both_panels(project):
     the middle fold as the front panel, so each panel mirrors the other through the fold's
     centre; the three fold lines run across at the panel joins."""
     from pnpgen import ops
-    from pnpgen.build import load
-    from pnpgen.expand import assign_numbers, expand
-    from pnpgen.layout import Layouter
+    from pnpgen.build.game import load
+    from pnpgen.sources.expand import assign_numbers, expand
+    from pnpgen.layout.layouter import Layouter
     game = load(project, "swamp-fox")
     deck = next(d for d in game.decks if d.id == "soldiers")
     layouter = Layouter(game, deck)
@@ -245,8 +246,8 @@ def test_island_rules_catch_a_space_cut_off_by_pits(project, tmp_path):
     """BM-20 reads the board file's map: pits round a corner cut A1 off from the X."""
     import shutil
 
-    from pnpgen.build import Project, load
-    from pnpgen.rules import check_game
+    from pnpgen.build.game import Project, load
+    from pnpgen.rules.ruleset import check_game
     for part in ("cards", "templates"):
         shutil.copytree(project.root / part, tmp_path / part)
     path = tmp_path / "cards" / "bad-maps" / "boards" / "island.yaml"
@@ -264,9 +265,9 @@ def test_every_playmat_zone_holds_a_card(project):
     """SMT-18: the Swamp has 4 front-row and 3 back-row spaces, the Champion, Deck, Discard/
     Jail, Utility/Event, Capitol and the Bank, each at least a poker card's size."""
     from pnpgen import ops
-    from pnpgen.boards import board_card
-    from pnpgen.build import load
-    from pnpgen.layout import Layouter
+    from pnpgen.layout.boards import board_card
+    from pnpgen.build.game import load
+    from pnpgen.layout.layouter import Layouter
     game = load(project, "swamp-monsters")
     (board,) = game.boards
     deck, card = board_card(game, board)
@@ -310,7 +311,7 @@ elements:
 def test_a_fixed_hex_map_from_the_board_file(tmp_path):
     """A designer's own map, rows of codes in the board's fields, is drawn hex for hex; a code
     the template does not know is an error at the template's line naming the card's file."""
-    from pnpgen.build import Project
+    from pnpgen.build.game import Project
     from .minigame import make_game
     folder = make_game(tmp_path, FIXED_GAME, FIXED_DECK, {"face": FIXED_FACE, "hexes": FIXED_HEXES})
     (folder / "boards").mkdir()

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from pnpgen.build import Options, Project, build_game, games
+from pnpgen.build.game import Options, Project, build_game, games
 
 from .conftest import ROOT
 from .minigame import make_game

@@ -12,10 +12,11 @@ import pytest
 from click.testing import CliRunner
 from pypdf import PdfReader
 
-from pnpgen import calibrate, presets
-from pnpgen.build import Options, Project, build_game
-from pnpgen.cli import main
-from pnpgen.impose import flip_transform
+from pnpgen.build import calibrate
+from pnpgen import presets
+from pnpgen.build.game import Options, Project, build_game
+from pnpgen.cli.commands import main
+from pnpgen.sheets.impose import flip_transform
 
 from .minigame import make_game
 from .pdfread import MM, apply, fonts_of, is_embedded, page_geometry

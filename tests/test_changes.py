@@ -18,10 +18,10 @@ from click.testing import CliRunner
 from PIL import Image, ImageChops
 from pypdf import PdfReader
 
-from pnpgen.build import Options, Project, build_game, load
-from pnpgen.cli import main
+from pnpgen.build.game import Options, Project, build_game, load
+from pnpgen.cli.commands import main
 from pnpgen.export.faces import deck_faces
-from pnpgen.fingerprint import Fingerprints
+from pnpgen.layout.fingerprint import Fingerprints
 from pnpgen.revisions import game_changes, open_revision
 from pnpgen.revisions.pictures import HEADER, LABEL, MAGENTA, MARGIN
 

@@ -18,9 +18,9 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image, ImageChops
 
-from pnpgen.build import Options, Project, build_game, load
-from pnpgen.cli import main
-from pnpgen.manifest import CARD_COLUMNS, FORMAT, KIND, NAME
+from pnpgen.build.game import Options, Project, build_game, load
+from pnpgen.cli.commands import main
+from pnpgen.build.manifest import CARD_COLUMNS, FORMAT, KIND, NAME
 from pnpgen.revisions import KINDS, game_changes, open_revision
 from pnpgen.revisions.built import BuildRevision, PrintedFace
 from pnpgen.revisions.pictures import HEADER, LABEL, MAGENTA, MARGIN, render
@@ -361,7 +361,8 @@ def test_the_code_blind_digest_takes_the_code_out_of_texts_alone(monkeypatch):
     texts with quotes, escapes, other scripts and the code more than once."""
     import re as regex
 
-    from pnpgen import fingerprint, ops
+    from pnpgen.layout import fingerprint
+    from pnpgen import ops
 
     def text(*runs):
         return ops.Text(lines=((1.0, 2.0, tuple(ops.Run(x=0.5, text=t, font="sans") for t in runs)),),

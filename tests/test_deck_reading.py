@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from pnpgen.build import Project, load
+from pnpgen.build.game import Project, load
 from pnpgen.errors import InputError
 
 from .minigame import make_game
@@ -29,7 +29,7 @@ def entries(deck):
 
 @pytest.mark.parametrize("layout", ["cards last", "cards first", "merged settings"])
 def test_a_deck_reads_the_same_however_its_file_is_laid_out(tmp_path, layout, monkeypatch):
-    from pnpgen import yamlsrc
+    from pnpgen.sources import yamlsrc
     parsed = []
     real = yamlsrc.load
     monkeypatch.setattr(yamlsrc, "load", lambda path, *a: parsed.append(path.name) or real(path, *a))
@@ -73,7 +73,7 @@ def test_a_deck_with_no_cards_still_reads(tmp_path):
 def test_a_duplicate_pinned_number_is_reported_at_its_number_line(tmp_path):
     deck = HEAD + "cards:\n  - title: One\n    number: 4\n  - title: Two\n    kind: a\n    number: 4\n"
     make_game(tmp_path, GAME, deck, {"face": FACE})
-    from pnpgen.expand import assign_numbers
+    from pnpgen.sources.expand import assign_numbers
     with pytest.raises(InputError) as err:
         assign_numbers(load(Project(tmp_path), "mini"))
     (problem,) = err.value.problems

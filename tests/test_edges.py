@@ -8,8 +8,8 @@ import pypdfium2 as pdfium
 import pytest
 
 from pnpgen import presets
-from pnpgen.build import Options, Project, build_game
-from pnpgen.impose import apply, impose
+from pnpgen.build.game import Options, Project, build_game
+from pnpgen.sheets.impose import apply, impose
 
 from .minigame import make_game
 
@@ -95,9 +95,9 @@ def _text_game(tmp_path, title, extra_game=""):
 
 
 def _ops_of(project):
-    from pnpgen.build import load
-    from pnpgen.expand import assign_numbers, expand
-    from pnpgen.layout import Layouter
+    from pnpgen.build.game import load
+    from pnpgen.sources.expand import assign_numbers, expand
+    from pnpgen.layout.layouter import Layouter
     game = load(project, "mini")
     layouter = Layouter(game, game.decks[0])
     (card,) = expand(game, game.decks[0], assign_numbers(game))
@@ -150,7 +150,7 @@ def test_text_that_cannot_fit_stays_inside_its_box(tmp_path):
 def _cli(project, *args):
     import subprocess
     import sys
-    return subprocess.run([sys.executable, "-m", "pnpgen.cli", "--root", str(project.root), *args],
+    return subprocess.run([sys.executable, "-m", "pnpgen", "--root", str(project.root), *args],
                           capture_output=True, text=True, timeout=120, check=False)
 
 

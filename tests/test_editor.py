@@ -14,9 +14,10 @@ import pytest
 from click.testing import CliRunner
 from pydantic import ValidationError
 
-from pnpgen import editor, game, yamlsrc
-from pnpgen.build import Project, games, load
-from pnpgen.cli import main
+from pnpgen.schema import json_schemas
+from pnpgen.sources import loader, yamlsrc
+from pnpgen.build.game import Project, games, load
+from pnpgen.cli.commands import main
 from pnpgen.errors import InputError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -24,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @lru_cache(maxsize=None)
 def validator(kind: str):
-    schema = editor.json_schema(kind)
+    schema = json_schemas.json_schema(kind)
     return jsonschema.validators.validator_for(schema)(schema)
 
 
@@ -35,11 +36,11 @@ def schema_errors(kind: str, data) -> list[str]:
 def pnpgen_accepts(kind: str, data) -> bool:
     """Whether the loader accepts one file's data (a deck's cards included)."""
     try:
-        parsed = editor.KINDS[kind][1].model_validate(data)
+        parsed = json_schemas.KINDS[kind][1].model_validate(data)
         if kind == "deck":
             doc = yamlsrc.Doc(Path("deck.yaml"), data)
             for i, raw in enumerate(parsed.cards):
-                game._card(parsed, doc, i, raw)
+                loader._card(parsed, doc, i, raw)
     except (ValidationError, InputError):
         return False
     return True
@@ -64,16 +65,16 @@ BUNDLED = bundled_files()
 
 
 def test_schemas_are_draft7_for_the_yaml_language_server():
-    for kind in editor.KINDS:
-        schema = editor.json_schema(kind)
-        assert schema["$schema"] == editor.DRAFT
+    for kind in json_schemas.KINDS:
+        schema = json_schemas.json_schema(kind)
+        assert schema["$schema"] == json_schemas.DRAFT
         jsonschema.Draft7Validator.check_schema(schema)
         text = json.dumps(schema)
         assert "prefixItems" not in text and "$defs" not in text  # 2020-12 words a draft-07 reader skips
 
 
 def test_bundled_files_cover_every_kind():
-    assert {kind for kind, _ in BUNDLED} == set(editor.KINDS)
+    assert {kind for kind, _ in BUNDLED} == set(json_schemas.KINDS)
     assert len(BUNDLED) > 60
 
 
@@ -213,12 +214,12 @@ def test_the_schema_never_rejects_what_pnpgen_accepts():
 
 
 def test_descriptions_come_from_the_docstrings():
-    game_schema = editor.json_schema("game")
+    game_schema = json_schemas.json_schema("game")
     assert game_schema["properties"]["bleed"]["description"] == "Bleed around each card, mm (1/8 in by default)."
-    rect = editor.json_schema("template")["definitions"]["Rect"]
+    rect = json_schemas.json_schema("template")["definitions"]["Rect"]
     assert rect["properties"]["r"]["description"] == "Corner radius, mm (0 for square corners)."
     assert rect["description"].startswith("`rect`: a filled and/or stroked rectangle")
-    cards = editor.json_schema("deck")["properties"]["cards"]["items"]["properties"]
+    cards = json_schemas.json_schema("deck")["properties"]["cards"]["items"]["properties"]
     assert cards["count"]["description"].startswith("Copies of this card")
 
 
@@ -229,11 +230,11 @@ def run(*args):
 def test_schema_json_writes_one_file_per_kind(tmp_path):
     result = run("--root", tmp_path, "schema", "--json")
     assert result.exit_code == 0, result.output
-    for kind in editor.KINDS:
+    for kind in json_schemas.KINDS:
         path = tmp_path / "schemas" / f"{kind}.schema.json"
-        assert json.loads(path.read_text()) == editor.json_schema(kind)
+        assert json.loads(path.read_text()) == json_schemas.json_schema(kind)
     one = run("schema", "--json", "deck")
-    assert one.exit_code == 0 and json.loads(one.output) == editor.json_schema("deck")
+    assert one.exit_code == 0 and json.loads(one.output) == json_schemas.json_schema("deck")
     other = run("schema", "--json", "rules", "--out", tmp_path / "elsewhere")
     assert other.exit_code == 0 and [p.name for p in (tmp_path / "elsewhere").iterdir()] == ["rules.schema.json"]
     bad = run("schema", "--json", "decks")

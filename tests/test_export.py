@@ -11,11 +11,11 @@ import pytest
 from PIL import Image
 from pypdf import PdfReader
 
-from pnpgen.build import Options, Project, build_game, load
+from pnpgen.build.game import Options, Project, build_game, load
 from pnpgen.errors import InputError
 from pnpgen.export import export_game
 from pnpgen.export.tts import MAX_PX, PER_SHEET
-from pnpgen.impose import impose
+from pnpgen.sheets.impose import impose
 
 from .minigame import make_game
 

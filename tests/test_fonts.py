@@ -8,7 +8,7 @@ import shutil
 
 from pnpgen import fonts, ops
 from pnpgen.elements.text import _unit_width
-from pnpgen.fingerprint import Fingerprints
+from pnpgen.layout.fingerprint import Fingerprints
 
 SANS = fonts.HERE / "DejaVuSansCondensed.ttf"
 MONO = fonts.HERE / "DejaVuSansMono.ttf"

@@ -9,9 +9,9 @@ import random
 import shutil
 from pathlib import Path
 
-from pnpgen.build import Options, Project, build_loaded, load
+from pnpgen.build.game import Options, Project, build_loaded, load
 from pnpgen.errors import InputError
-from pnpgen.rules import check_game
+from pnpgen.rules.ruleset import check_game
 
 ROOT = Path(__file__).resolve().parent.parent
 TOKENS = ["", " ", "-", ":", "{", "}", "[", "]", '"', "'", "{{", "}}", "0", "-1", "1e9", "null", "true",

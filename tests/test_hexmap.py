@@ -9,8 +9,7 @@ from itertools import combinations
 
 import pytest
 
-from pnpgen.hexmap import (TERRAIN, UNIFORM, HexError, HexMap, board_hexes, generate, parse, problems,
-                           start_dens, start_hexes)
+from pnpgen.maps.hexmap import TERRAIN, UNIFORM, HexError, HexMap, board_hexes, generate, parse, problems, start_dens, start_hexes
 
 TOPS = ("flat", "pointy")
 
@@ -384,7 +383,7 @@ def test_generated_boards_keep_every_map_rule(players, top, weights):
 def test_water_is_refused_exactly_where_it_would_cut_the_land(top):
     # every pattern of water on a 4 x 3 board, against a plain search: water in h cuts the land
     # when h's land neighbours no longer all reach each other (hexes not drawn count as land)
-    from pnpgen.hexmap import _Board, _cuts_land
+    from pnpgen.maps.hexmap import _Board, _cuts_land
     m, board = blank(4, 3, top), _Board(4, 3, top)
     hexes = every_hex(m)
     cuts = 0

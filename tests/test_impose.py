@@ -7,7 +7,7 @@ import itertools
 import pytest
 
 from pnpgen import presets
-from pnpgen.impose import MARK_MIN, TICK_BLEED, impose
+from pnpgen.sheets.impose import MARK_MIN, TICK_BLEED, impose
 
 PAPERS = presets.papers()
 CARDS = presets.card_sizes()
@@ -153,7 +153,7 @@ def test_a_part_filled_sheet_marks_only_the_cards_it_holds():
 
 
 def test_packed_components_keep_their_bleed_apart_and_fill_sheets_in_order():
-    from pnpgen.impose import pack
+    from pnpgen.sheets.impose import pack
     sizes = [(16, 16)] * 150 + [(12, 12)] * 10 + [(25, 40)] * 6
     shapes = ["round"] * 150 + ["rect"] * 16
     W, H = PAPERS["letter"]

@@ -18,7 +18,7 @@ EVENT = "templates/swarm/event.yaml"
 
 
 def build(root: Path, *extra):
-    proc = subprocess.run([sys.executable, "-m", "pnpgen.cli", "--root", str(root), "build", "swarm",
+    proc = subprocess.run([sys.executable, "-m", "pnpgen", "--root", str(root), "build", "swarm",
                            "--out", str(root / "out"), *extra], capture_output=True, text=True, timeout=120,
                           cwd=root)
     assert "Traceback" not in proc.stderr, proc.stderr

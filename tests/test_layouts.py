@@ -12,10 +12,11 @@ import pypdfium2 as pdfium
 import pytest
 from pypdf import PdfReader
 
-from pnpgen import presets, sheetlayout
-from pnpgen.build import Options, Project, build_game
+from pnpgen import presets
+from pnpgen.sheets import custom_layout
+from pnpgen.build.game import Options, Project, build_game
 from pnpgen.errors import InputError
-from pnpgen.impose import place
+from pnpgen.sheets.impose import place
 
 from .minigame import make_game
 from .pdfread import MM, apply, page_geometry
@@ -87,15 +88,15 @@ def assert_registered(front_page, back_page, card, W, H, flip):
 def test_presets_load_and_hold_their_cards():
     assert {"business-10up-letter", "poker-9up-a4"} <= set(presets.layouts())
     for name in presets.layouts():
-        layout = sheetlayout.load(name)
+        layout = custom_layout.load(name)
         assert layout.sheet().per_sheet > 0
-    business = sheetlayout.load("business-10up-letter")
+    business = custom_layout.load("business-10up-letter")
     assert business.page == presets.papers()["letter"] and business.card == BUSINESS
     got = [v for pos in business.positions()[:3] for v in pos]
     assert got == pytest.approx([19.05, 12.7, 0, 107.95, 12.7, 0, 19.05, 63.5, 0])
     sheet = business.sheet(margin=5)
     assert sheet.per_sheet == 10 and sheet.marks == () and sheet.bleed == 0
-    poker = sheetlayout.load("poker-9up-a4").sheet(margin=5)
+    poker = custom_layout.load("poker-9up-a4").sheet(margin=5)
     assert poker.per_sheet == 9 and poker.page == (210, 297)
     assert poker.fronts[0].trim == pytest.approx((10.5, 297 - 10 - 88.9, 63.5, 88.9))
 
@@ -103,7 +104,7 @@ def test_presets_load_and_hold_their_cards():
 @pytest.mark.parametrize("flip", ["long", "short"])
 def test_business_preset_puts_each_card_exactly_at_its_slot_and_its_back_behind_it(tmp_path, flip):
     project = _game(tmp_path, 13, flip=flip)   # a full sheet and a part-filled one
-    layout = sheetlayout.load("business-10up-letter")
+    layout = custom_layout.load("business-10up-letter")
     result, = build_game(project, "mini", Options(out=tmp_path / "out", layout=layout))
     assert (result.sheets, result.per_sheet, result.pages) == (2, 10, 4)
     assert result.warnings == []
@@ -127,7 +128,7 @@ def test_business_preset_puts_each_card_exactly_at_its_slot_and_its_back_behind_
 
 def test_back_offset_still_moves_every_back(tmp_path):
     project = _game(tmp_path, 10)
-    layout = sheetlayout.load("business-10up-letter")
+    layout = custom_layout.load("business-10up-letter")
     plain, = build_game(project, "mini", Options(out=tmp_path / "a", layout=layout))
     moved, = build_game(project, "mini", Options(out=tmp_path / "b", layout=layout, back_offset=(1.0, -0.5)))
     for page, shift in ((0, (0, 0)), (1, (1.0 * MM, -0.5 * MM))):
@@ -142,7 +143,7 @@ def test_back_offset_still_moves_every_back(tmp_path):
 def test_rasterized_business_sheet_shows_cards_in_their_slots_and_paper_around(tmp_path):
     project = _game(tmp_path, 10)
     result, = build_game(project, "mini", Options(out=tmp_path / "out",
-                                                  layout=sheetlayout.load("business-10up-letter")))
+                                                  layout=custom_layout.load("business-10up-letter")))
     dpi = 100
     pdf = pdfium.PdfDocument(str(result.path))
     front = pdf[0].render(scale=dpi / 72).to_pil().convert("RGB")
@@ -166,7 +167,7 @@ def test_butted_cards_with_bleed_share_a_cut_and_bleed_into_an_empty_neighbour(t
     edges only; on a part-filled sheet the edge next to an empty slot gets it too."""
     path = _layout_file(tmp_path, "paper: a4\ncard_size: poker\n"
                                   "grid: {cols: 2, rows: 2, x: 30, y: 40}\nbleed: 3\n")
-    layout = sheetlayout.load(str(path))
+    layout = custom_layout.load(str(path))
     project = _game(tmp_path, 3, size="poker", paper="a4")
     result, = build_game(project, "mini", Options(out=tmp_path / "out", layout=layout))
     reader = PdfReader(result.path)
@@ -201,7 +202,7 @@ def test_turned_slots_and_a_deck_of_the_layouts_size_turned(tmp_path):
     cards are the layout's turned 90 degrees goes on it a quarter turn more."""
     path = _layout_file(tmp_path, "paper: letter\ncard_size: business\nbleed: 0\ncrop_marks: false\nslots:\n"
                                   "  - {x: 20, y: 20}\n  - {x: 20, y: 80, rotate: 90}\n")
-    layout = sheetlayout.load(str(path))
+    layout = custom_layout.load(str(path))
     H = 279.4
     for size, turns in (("business", (0, 90)), ("[50.8, 88.9]", (90, 180))):
         out = tmp_path / f"out-{turns[0]}"
@@ -243,7 +244,7 @@ def test_only_decks_of_the_layouts_size_use_it(project, tmp_path):
     """Swarm on the poker preset: its two poker decks go 9 to an A4 sheet; the player aids
     keep the automatic imposition, with a note; packed tokens are unaffected and say nothing."""
     results = {r.deck: r for r in build_game(project, "swarm", Options(
-        out=tmp_path, layout=sheetlayout.load("poker-9up-a4"), rulebook=False))}
+        out=tmp_path, layout=custom_layout.load("poker-9up-a4"), rulebook=False))}
     for deck in ("common", "optional"):
         assert results[deck].per_sheet == 9
         box = PdfReader(results[deck].path).pages[0].mediabox
@@ -260,7 +261,7 @@ def test_a_card_inside_the_printer_margin_is_warned_at_its_line(tmp_path):
     path = _layout_file(tmp_path, "paper: letter\ncard_size: business\nbleed: 0\nslots:\n"
                                   "  - {x: 20, y: 20}\n  - {x: 2, y: 100}\n")
     project = _game(tmp_path, 2)
-    result, = build_game(project, "mini", Options(out=tmp_path / "out", layout=sheetlayout.load(str(path))))
+    result, = build_game(project, "mini", Options(out=tmp_path / "out", layout=custom_layout.load(str(path))))
     notes = [str(w) for w in result.warnings]
     assert any(n.startswith(f"warning: {path}:6: slots[1]: the card at x 2, y 100 mm reaches into the printer's "
                             "5 mm margin") for n in notes), notes
@@ -269,7 +270,7 @@ def test_a_card_inside_the_printer_margin_is_warned_at_its_line(tmp_path):
 # --- bad layouts: located errors, exit status 2, nothing written --------------------------------
 
 def cli_build(root: Path, *args) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pnpgen.cli", "--root", str(root), "build", *args,
+    return subprocess.run([sys.executable, "-m", "pnpgen", "--root", str(root), "build", *args,
                            "--out", str(root / "out")], capture_output=True, text=True, timeout=120,
                           cwd=root, check=False)
 
@@ -339,12 +340,12 @@ def test_a_preset_builds_from_the_command_line(tmp_path):
 def test_layout_errors_are_input_errors_in_the_api(tmp_path):
     path = _layout_file(tmp_path, GOOD + "slots:\n  - {x: 20, y: 20}\n  - {x: 20, y: 20}\n")
     with pytest.raises(InputError) as err:
-        sheetlayout.load(str(path))
+        custom_layout.load(str(path))
     assert err.value.problems[0].line == 7
 
 
 def test_the_reference_documents_layouts():
-    from pnpgen import reference
+    from pnpgen.schema import reference
     text = reference.text("layout")
     for key in ("paper: paper", "card_size: size", "slots: list of slot", "grid: grid", "bleed: number = 0",
                 "crop_marks: true/false = true", "flip:"):

@@ -22,8 +22,8 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image
 
-from pnpgen.build import Project, load
-from pnpgen.cli import main
+from pnpgen.build.game import Project, load
+from pnpgen.cli.commands import main
 from pnpgen.errors import InputError
 from pnpgen.preview import start
 from pnpgen.preview.live import Live
@@ -331,7 +331,7 @@ def test_a_save_sends_an_event_and_the_new_state_follows(served):
 
 def test_the_command_prints_the_address_serves_and_stops_on_ctrl_c(tmp_path):
     mini(tmp_path)
-    proc = subprocess.Popen([sys.executable, "-m", "pnpgen.cli", "--root", str(tmp_path), "preview", "--port", "0"],
+    proc = subprocess.Popen([sys.executable, "-m", "pnpgen", "--root", str(tmp_path), "preview", "--port", "0"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         first = proc.stdout.readline()                        # printed as soon as the port is bound

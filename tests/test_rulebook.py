@@ -12,7 +12,7 @@ import pypdfium2.raw as pdfium_raw
 import pytest
 from pypdf import PdfReader
 
-from pnpgen.build import Options, Project, build_game
+from pnpgen.build.game import Options, Project, build_game
 from pnpgen.errors import InputError
 from pnpgen.rulebook.booklet import page_order
 from pnpgen.rulebook.document import PageSpec
@@ -290,7 +290,7 @@ def test_a_game_without_a_rulebook_builds_as_before(tmp_path):
 def test_check_catches_a_broken_rulebook_reference_for_ci(tmp_path):
     from click.testing import CliRunner
 
-    from pnpgen.cli import main
+    from pnpgen.cli.commands import main
 
     mini(tmp_path, RULES.replace("<card:deck/Knight>", "<card:deck/Night>"))
     run = CliRunner().invoke(main, ["--root", str(tmp_path), "check", "--format", "github"])
@@ -370,7 +370,7 @@ BUNDLED = sorted(p.parent.name for p in (Path(__file__).resolve().parent.parent 
 
 @pytest.mark.parametrize("game", BUNDLED)
 def test_each_bundled_rulebook_lists_the_components_the_kit_prints(built, project, game):
-    from pnpgen.build import load
+    from pnpgen.build.game import load
 
     result = next(r for r in built[game] if r.deck == "rulebook")
     texts = page_texts(result.path)

@@ -10,15 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from pnpgen.build import Project, games, load
+from pnpgen.build.game import Project, games, load
 from pnpgen.errors import InputError
-from pnpgen.rules import check_game
+from pnpgen.rules.ruleset import check_game
 
 DECK = Path("cards/swarm/decks/common.yaml")
 
 
 def run_cli(root: Path, *args):
-    proc = subprocess.run([sys.executable, "-m", "pnpgen.cli", "--root", str(root), *args],
+    proc = subprocess.run([sys.executable, "-m", "pnpgen", "--root", str(root), *args],
                           capture_output=True, text=True)
     assert "Traceback" not in proc.stderr
     return proc

@@ -12,8 +12,8 @@ import pytest
 from pypdf import PdfReader
 
 from pnpgen import presets
-from pnpgen.build import Options, build_game, load
-from pnpgen.impose import impose
+from pnpgen.build.game import Options, build_game, load
+from pnpgen.sheets.impose import impose
 
 from .pdfread import MM, apply, code_centres, fonts_of, is_embedded, page_geometry
 
@@ -155,7 +155,7 @@ def test_builds_are_byte_identical(tmp_path):
     for seed in ("1", "2"):
         out = tmp_path / seed
         env = dict(os.environ, PYTHONHASHSEED=seed)
-        subprocess.run([sys.executable, "-m", "pnpgen.cli", "build", "--out", str(out)],
+        subprocess.run([sys.executable, "-m", "pnpgen", "build", "--out", str(out)],
                        check=True, env=env, cwd=os.path.dirname(os.path.dirname(__file__)))
         digests.append({str(p.relative_to(out)): hashlib.sha256(p.read_bytes()).hexdigest()
                         for p in sorted(out.rglob("*.pdf"))})
@@ -186,7 +186,7 @@ elements:
 
 @pytest.mark.parametrize("paper,flip", [("letter", "long"), ("a4", "short")])
 def test_unique_backs_print_their_code_behind_their_own_front(tmp_path, paper, flip):
-    from pnpgen.build import Project
+    from pnpgen.build.game import Project
 
     from .minigame import make_game
     make_game(tmp_path, UNIQUE_GAME, UNIQUE_DECK, {"face": UNIQUE_FACE, "map": UNIQUE_BACK})

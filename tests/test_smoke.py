@@ -17,7 +17,7 @@ def test_credits_reach_the_pdf_and_list(built, project):
     import sys
     main = next(r for r in built["swamp-monsters"] if r.deck == "main")
     assert "reconstructed" in PdfReader(main.path).metadata.subject
-    out = subprocess.run([sys.executable, "-m", "pnpgen.cli", "--root", str(project.root), "list", "--json"],
+    out = subprocess.run([sys.executable, "-m", "pnpgen", "--root", str(project.root), "list", "--json"],
                          capture_output=True, text=True, check=True).stdout
     games = {g["id"]: g for g in json.loads(out)}
     assert games["swamp-monsters"]["decks"][0]["cards"] == 69

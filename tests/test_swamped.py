@@ -10,10 +10,11 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 import pytest
 
-from pnpgen import gridmap, presets
-from pnpgen.build import load
-from pnpgen.expand import assign_numbers, expand
-from pnpgen.impose import impose
+from pnpgen.maps import gridmap
+from pnpgen import presets
+from pnpgen.build.game import load
+from pnpgen.sources.expand import assign_numbers, expand
+from pnpgen.sheets.impose import impose
 
 from .pdfread import code_centres
 

@@ -1,4 +1,4 @@
-"""Trail boards (the Swamp Fox board): the pure parser and graph of pnpgen/trailmap.py, the
+"""Trail boards (the Swamp Fox board): the pure parser and graph of pnpgen/maps/trailmap.py, the
 bundled board's graph and layout, the `trails` rules-check on broken boards, and the
 `trails` element's drawing."""
 
@@ -11,11 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from pnpgen import ops, trailmap
-from pnpgen.build import Project, load
+from pnpgen import ops
+from pnpgen.maps import trailmap
+from pnpgen.build.game import Project, load
 from pnpgen.errors import InputError
-from pnpgen.rules import check_game
-from pnpgen.trailmap import TrailError, parse
+from pnpgen.rules.ruleset import check_game
+from pnpgen.maps.trailmap import TrailError, parse
 
 BOARD = Path("cards/swamp-fox/boards/board.yaml")
 RULES = Path("cards/swamp-fox/rules.yaml")
@@ -325,8 +326,8 @@ def test_a_wrong_trails_rule_is_an_input_error(scratch, spec, message):
 # --- the element --------------------------------------------------------------------------
 
 def _board_ops(root):
-    from pnpgen.boards import board_card
-    from pnpgen.layout import Layouter
+    from pnpgen.layout.boards import board_card
+    from pnpgen.layout.layouter import Layouter
     game = load(Project(root), "swamp-fox")
     (src,) = game.boards
     deck, card = board_card(game, src)

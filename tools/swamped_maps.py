@@ -24,7 +24,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from pnpgen import gridmap  # noqa: E402
+from pnpgen.maps import gridmap  # noqa: E402
 
 SEED = 1906
 SIZE = 6

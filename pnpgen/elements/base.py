@@ -7,7 +7,7 @@ from typing import Annotated
 from pydantic import Field
 
 from ..ops import Paint
-from ..schema import Schema
+from ..sources.validation import Schema
 
 Coord = Annotated[float, Field(ge=-1000, le=1000, allow_inf_nan=False)]
 """A position in mm; anything beyond a metre from the card is a typo."""

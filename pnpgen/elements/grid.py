@@ -1,5 +1,5 @@
 """`grid`: a square grid of spaces drawn from the card's data (a map: rows of symbols and a
-list of walls, in the notation of pnpgen/gridmap.py), with walls on the grid lines and an
+list of walls, in the notation of pnpgen/maps/gridmap.py), with walls on the grid lines and an
 icon for each symbol. The rules-check reads the same data with the same parser."""
 
 from __future__ import annotations
@@ -8,7 +8,8 @@ from typing import Literal
 
 from pydantic import Field
 
-from .. import gridmap, ops
+from ..maps import gridmap
+from .. import ops
 from ..errors import LayoutError
 from .base import Coord, Dash, Element
 

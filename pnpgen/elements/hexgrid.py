@@ -1,5 +1,5 @@
 """`hexgrid`: a board of hexes from rows of terrain codes in the board's data (a fixed map,
-or one drawn by the seeded generator, pnpgen/hexmap.py): each hex filled with its
+or one drawn by the seeded generator, pnpgen/maps/hexmap.py): each hex filled with its
 terrain's colour and marked with its icon and number, so terrain is told apart by symbol
 as well as colour; shared edges are drawn once; start hexes ringed in player colours."""
 
@@ -11,7 +11,7 @@ from pydantic import Field
 
 from .. import ops
 from ..errors import LayoutError
-from ..schema import Schema
+from ..sources.validation import Schema
 from .base import Coord, Element
 
 ICON = "icon:"  # the form name of an icon (pnpgen.layout.ICON)
@@ -58,10 +58,10 @@ class HexGrid(Element):
     starts: list[str] = []
     """Player colours: ring the start hexes (as far apart as the board allows) in them, in order."""
     den: str = "6"
-    """Terrain code of the start hexes (see pnpgen/hexmap.py)."""
+    """Terrain code of the start hexes (see pnpgen/maps/hexmap.py)."""
 
     def ops(self, ctx):
-        from .. import hexmap  # the board geometry lives with the generator
+        from ..maps import hexmap  # the board geometry lives with the generator
         cells = ctx.value(self.cells)
         try:
             grid = hexmap.parse(cells, self.top, set(self.terrain))

@@ -139,7 +139,7 @@ class Slots(Element):
     def _drawn(self) -> list:
         if self.draw is not None:
             return self.draw
-        from ..model import ElementEntry  # the default: the value as text, centred on the slot
+        from ..sources.models import ElementEntry  # the default: the value as text, centred on the slot
         box = self.size * 25.4 / 72 * 2
         return [ElementEntry(text={"x": -box, "y": -box / 2, "w": 2 * box, "h": box, "text": "{{ value }}",
                                    "font": self.font, "size": self.size, "color": self.color,

@@ -1,6 +1,6 @@
 """`trails`: a point-to-point trail board drawn from data: places (a hub, red safety
 intersections, towns, junction spaces) and the trails between them, each with its count of
-plain spaces, in the notation of pnpgen/trailmap.py. Trails are drawn as lines with their
+plain spaces, in the notation of pnpgen/maps/trailmap.py. Trails are drawn as lines with their
 spaces strung along them; a town as a ring of numbered red circles with its name beside; the
 hub large, with its name. The rules-check reads the same data with the same parser."""
 
@@ -8,14 +8,15 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from .. import fonts, ops, trailmap
+from .. import fonts, ops
+from ..maps import trailmap
 from ..errors import LayoutError
 from .base import Coord, Element
 from .text import PT, Text
 
 class Trails(Element):
     places: str | dict
-    """The places, id -> {x, y, kind, name}: usually '{{ places }}' (see pnpgen/trailmap.py)."""
+    """The places, id -> {x, y, kind, name}: usually '{{ places }}' (see pnpgen/maps/trailmap.py)."""
     trails: str | list
     """The trails, [{from, to, spaces, via}, ...]: usually '{{ trails }}'."""
     x: Coord = 0

@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import presets
-from ..build import Options
+from ..build.game import Options
 from ..errors import InputError
-from ..game import GameSource
+from ..sources.loader import GameSource
 from .faces import DeckFaces, Face, deck_faces, write_pages
 from .raster import render_pages
 

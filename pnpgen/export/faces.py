@@ -11,11 +11,11 @@ from pathlib import Path
 from reportlab.pdfgen.canvas import Canvas
 
 from .. import fonts
-from ..build import COMMON_BACK_FORM, Options, _prepare
-from ..expand import PrintCard
-from ..game import GameSource
+from ..build.game import COMMON_BACK_FORM, Options, _prepare
+from ..sources.expand import PrintCard
+from ..sources.loader import GameSource
 from ..ops import FormDef
-from ..render import MM, Painter
+from ..pdf.canvas import MM, Painter
 
 
 @dataclass

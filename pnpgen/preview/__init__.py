@@ -14,9 +14,9 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from ..build import Project
+from ..build.game import Project
 from ..errors import InputError, did_you_mean
-from ..game import discover
+from ..sources.loader import discover
 from ..revisions import Revision, open_revision
 from .live import Live
 from .server import HOST, PreviewServer

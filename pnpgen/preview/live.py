@@ -14,9 +14,9 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ..build import Project, load
+from ..build.game import Project, load
 from ..errors import InputError, Notice, Problem
-from ..game import GameSource, discover
+from ..sources.loader import GameSource, discover
 from ..revisions import GameChanges, Revision, compare_game
 from .changes import Pictures, changes_json, sources
 from .snapshot import FaceRef, Images, Snapshot, layout_warnings, take

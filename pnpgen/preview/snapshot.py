@@ -11,14 +11,14 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..build import Options, _prepare
+from ..build.game import Options, _prepare
 from ..errors import Notice
-from ..expand import assign_numbers, code_for
+from ..sources.expand import assign_numbers, code_for
 from ..export.faces import DeckFaces, Face, deck_faces, write_pages
 from ..export.raster import render_pages
-from ..fingerprint import Fingerprints
-from ..game import GameSource, TemplateSource
-from ..rules import Violation, check_game
+from ..layout.fingerprint import Fingerprints
+from ..sources.loader import GameSource, TemplateSource
+from ..rules.ruleset import Violation, check_game
 
 INCH = 25.4
 THUMB_DPI = 100

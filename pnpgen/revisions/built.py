@@ -15,8 +15,8 @@ from PIL import Image, ImageDraw
 
 from ..errors import InputError
 from ..export.faces import DeckFaces, Face
-from ..manifest import CARD_COLUMNS, NAME, read
-from ..render import MM
+from ..build.manifest import CARD_COLUMNS, NAME, read
+from ..pdf.canvas import MM
 from .revision import Revision
 
 ROTATE = {0: 0, 90: 1, 180: 2, 270: 3}

@@ -26,8 +26,8 @@ from pathlib import Path
 from typing import Callable
 
 from ..export.faces import DeckFaces, Face, deck_faces
-from ..fingerprint import Fingerprints
-from ..game import GameSource
+from ..layout.fingerprint import Fingerprints
+from ..sources.loader import GameSource
 from .built import PrintedFace
 from .revision import Revision
 

@@ -14,11 +14,11 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..build import Project, load
+from ..build.game import Project, load
 from ..errors import InputError, Problem
 from ..export.faces import DeckFaces, deck_faces
-from ..game import GameSource, discover
-from ..manifest import NAME as MANIFEST
+from ..sources.loader import GameSource, discover
+from ..build.manifest import NAME as MANIFEST
 
 PARTS = ("cards", "templates")
 OPTION = "pnpgen: --since"

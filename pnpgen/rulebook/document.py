@@ -12,7 +12,7 @@ from reportlab.platypus import BaseDocTemplate, Frame, NextPageTemplate, PageBre
 from reportlab.platypus.tableofcontents import TableOfContents
 from xml.sax.saxutils import escape
 
-from ..render import MM
+from ..pdf.canvas import MM
 from ..errors import InputError
 from .facts import RefError
 from .figures import Components

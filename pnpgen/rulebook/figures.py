@@ -13,10 +13,10 @@ from reportlab.platypus import Flowable
 
 from .. import ops
 from ..errors import LayoutError, did_you_mean
-from ..expand import PrintCard
-from ..game import GameSource
-from ..layout import Layouter
-from ..render import MM, Painter
+from ..sources.expand import PrintCard
+from ..sources.loader import GameSource
+from ..layout.layouter import Layouter
+from ..pdf.canvas import MM, Painter
 from .facts import NAME_FIELDS, RefError
 
 SCHEMES = ("card", "back", "board", "spread")

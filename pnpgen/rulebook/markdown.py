@@ -15,7 +15,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import (CondPageBreak, Flowable, KeepTogether, ListFlowable, ListItem, PageBreak,
                                 Paragraph, Preformatted, Spacer, Table)
 
-from ..render import MM
+from ..pdf.canvas import MM
 from .facts import RefError
 from .figures import Components, Figure
 from .source import Source

@@ -14,12 +14,12 @@ from typing import Literal
 from jinja2 import TemplateError, TemplateSyntaxError, UndefinedError
 from pydantic import Field
 
-from .. import yamlsrc
+from ..sources import yamlsrc
 from reportlab.pdfbase import pdfmetrics
 
 from ..errors import InputError, Notice
 from ..expr import environment
-from ..schema import Schema
+from ..sources.validation import Schema
 from .facts import Facts, RefError
 
 FILE = "rulebook.md"
@@ -116,7 +116,7 @@ def _split(text: str, shown) -> tuple[FrontMatter, yamlsrc.Doc | None, str, int]
                 doc.data = {}
             if not isinstance(doc.data, dict):
                 raise InputError.at(shown, 2, "the front matter must be a mapping of keys to values (title: ...)")
-            from ..schema import validate
+            from ..sources.validation import validate
             return validate(FrontMatter, doc), doc, "\n".join(lines[i + 1:]), i + 2
     raise InputError.at(shown, 1, "the front matter that starts here has no closing '---' line; add one "
                         "after its last key")

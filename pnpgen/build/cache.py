@@ -1,0 +1,305 @@
+"""The build cache: every sheet page drawn is kept, compressed, under a key made of what the
+page prints, so the next build copies the pages whose cards did not change and draws only
+the rest, and still writes the same bytes as a clean build.
+
+What makes that safe. A page's content stream is a function of what it draws and of the
+PDF's font state (which code each character got). reportlab hands out codes in order of
+first use, so an edit on sheet 3 could re-code the text of sheet 40; instead every font of a
+PDF is given all its characters up front, in code-point order (`seed_fonts`), and the key
+includes that character set. What a page adds to the document besides its stream (the
+forms and images it uses, transparency states) is recorded with it and replayed. A page the
+recorder cannot vouch for (spot colours, anything unexpected) is simply not kept.
+
+The store is one SQLite file, out/.cache/pages.sqlite; each deck keeps only the pages its
+last build used."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+import reportlab
+from reportlab.pdfbase import pdfmetrics
+
+from .. import ops
+from ..layout.fingerprint import Fingerprints
+
+FORMAT = 1
+"""Bumped when what is stored changes meaning."""
+
+
+@dataclass
+class SheetPage:
+    """Everything one page of a card sheet draws, in draw order: cards (slot, body, card
+    height, shape), then cut ticks, crop marks, cut lines and the slug."""
+
+    cards: list
+    ticks: tuple = ()
+    marks: tuple = ()
+    cuts: tuple = ()
+    slug: tuple | None = None     # (sheet, text)
+
+
+@dataclass
+class Entry:
+    """A drawn page as the PDF keeps it."""
+
+    content: bytes           # the Flate-compressed content stream
+    forms: list              # XObject names the page uses, in order
+    images: list             # image sources the page draws, in order (replayed to register them)
+    gstates: list            # transparency states [(key, value), name]
+
+
+def _salt() -> str:
+    """Drawing code and reportlab: a new version of either draws anew."""
+    package = Path(__file__).parent.parent
+    h = hashlib.sha256(f"{FORMAT}:{reportlab.Version}".encode())
+    for path in sorted(package.glob("pdf/*.py")) + [package / "build/cache.py", package / "layout/fingerprint.py"]:
+        h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+_SALT: str | None = None
+
+
+def charset(pages: list[SheetPage], forms: dict, slug_font: str) -> dict[str, str]:
+    """Every font a PDF draws with, and the characters outside printable ASCII it draws:
+    {font name: sorted characters}."""
+    chars: dict[str, set] = {}
+
+    def walk(body):
+        for op in body:
+            kind = type(op)
+            if kind is ops.Text:
+                for _x, _y, runs in op.lines:
+                    for run in runs:
+                        if not run.icon:
+                            chars.setdefault(run.font, set()).update(run.text)
+            elif kind is ops.Group:
+                walk(op.body)
+
+    seen = set()
+    for form in forms.values():
+        walk(form.body)
+    for page in pages:
+        for _slot, body, _h, _shape in page.cards:
+            if id(body) not in seen:
+                seen.add(id(body))
+                walk(body)
+        if page.slug:
+            chars.setdefault(slug_font, set()).update(page.slug[1])
+    # printable ASCII has fixed codes in every font (reportlab's asciiReadable), so only the
+    # rest is seeded: a new ASCII letter in one title leaves every other page as it was
+    return {font: "".join(sorted(c for c in cs if not (32 <= ord(c) < 128 or c == "\xa0")))
+            for font, cs in sorted(chars.items())}
+
+
+def font_key(fonts: dict[str, str]) -> str:
+    """The seeded font state: names, characters and the files behind them."""
+    h = hashlib.sha256()
+    for name, chars in fonts.items():
+        font = pdfmetrics.getFont(name)
+        path = Path(getattr(font.face, "filename", "") or "")
+        try:
+            st = path.stat()
+            where = f"{path}:{st.st_size}:{st.st_mtime_ns}"
+        except OSError:
+            where = str(path)
+        h.update(f"{name}\0{where}\0{chars}\0".encode())
+    return h.hexdigest()
+
+
+class PageKeys:
+    """Keys of the pages of one PDF."""
+
+    def __init__(self, forms: dict, root: Path, fonts: str, page_size: tuple, bleed: float):
+        global _SALT
+        if _SALT is None:
+            _SALT = _salt()
+        self.fp = Fingerprints(forms, root)
+        self.base = f"{_SALT}:{fonts}:{page_size}:{bleed}"
+        self._bodies: dict[int, str] = {}
+        self._names: dict[int, tuple] = {}
+
+    def known(self, body, digest: str) -> None:
+        """A body digested already (the build's manifest digests each card entry's faces, with
+        their size and shape): taken as it is rather than walked again."""
+        self._bodies[id(body)] = digest
+
+    def key(self, page: SheetPage) -> str:
+        h = hashlib.sha256(self.base.encode())
+        for slot, body, card_h, shape in page.cards:
+            d = self._bodies.get(id(body))
+            if d is None:
+                d = self._bodies[id(body)] = self.fp.face(body)
+            names = self._names.get(id(body))
+            if names is None:
+                names = self._names[id(body)] = form_names(body)
+            h.update(repr((slot.clip, slot.transform, card_h, shape, d, names)).encode())
+        h.update(repr((page.ticks, page.marks, page.cuts)).encode())
+        if page.slug:
+            s = page.slug[0].slug
+            h.update(repr((s.x, s.y, s.angle, s.height, page.slug[1])).encode())
+        return h.hexdigest()
+
+
+def form_names(body) -> tuple[str, ...]:
+    """The forms a body draws, by name. A digest knows a form by what it draws, but a page's
+    stream calls it by name, and a template's forms are numbered by element: with an element
+    taken out before it, the same drawing has another name, and a kept page would call a form
+    the new PDF does not have."""
+    out = []
+    for op in body:
+        kind = type(op)
+        if kind is ops.Form:
+            out.append(op.name)
+        elif kind is ops.Group:
+            out.extend(form_names(op.body))
+    return tuple(out)
+
+
+def page_images(page: SheetPage) -> list[str]:
+    """The image sources a page draws outside forms, in order of first use."""
+    out: list[str] = []
+
+    def walk(body):
+        for op in body:
+            kind = type(op)
+            if kind is ops.Image:
+                if op.src not in out:
+                    out.append(op.src)
+            elif kind is ops.Group:
+                walk(op.body)
+
+    seen = set()
+    for _slot, body, _h, _shape in page.cards:
+        if id(body) not in seen:
+            seen.add(id(body))
+            walk(body)
+    return out
+
+
+class PageCache:
+    """The on-disk store of drawn pages, or nothing at all when `path` is None. Pages drawn by
+    this build (and which pages each PDF uses) go to a private temporary database, not to
+    memory, until `commit`, which a build calls only once all its files are in place and
+    which copies them into the store: a failed build leaves no new file in out/, not even
+    the cache."""
+
+    def __init__(self, path: Path | None):
+        self.path = path
+        self.db = None      # the store as the last build left it: pages to copy
+        self.new = None     # this build's pages and the pages each of its PDFs uses (_new)
+        self.added = 0      # pages put into `new`
+        if path is not None and path.is_file():
+            self.db = _open(str(path))
+
+    def _new(self):
+        if self.new is None and self.path is not None:
+            self.new = _open("")    # SQLite's private temporary database: spills to disk, gone when closed
+        return self.new
+
+    def get(self, key: str) -> Entry | None:
+        for db in (self.new if self.added else None, self.db):
+            if db is None:
+                continue
+            try:
+                row = db.execute("SELECT content, meta FROM page WHERE key = ?", (key,)).fetchone()
+                if row is not None:
+                    meta = json.loads(row[1])
+                    return Entry(bytes(row[0]), meta["forms"], meta["images"],
+                                 [(tuple(t), name) for t, name in meta["gstates"]])
+            except (sqlite3.Error, ValueError, KeyError, TypeError):
+                pass
+        return None
+
+    def put(self, key: str, entry: Entry) -> None:
+        db = self._new()
+        if db is None:
+            return
+        meta = json.dumps({"forms": entry.forms, "images": entry.images,
+                           "gstates": [[list(t), name] for t, name in entry.gstates]})
+        try:
+            db.execute("INSERT OR REPLACE INTO page VALUES (?, ?, ?)", (key, entry.content, meta))
+            self.added += 1
+        except sqlite3.Error:
+            pass
+
+    def keep(self, pdf: str, keys: list[str]) -> None:
+        """Remember that `pdf` uses exactly these pages (the others it used go at commit)."""
+        db = self._new()
+        if db is None:
+            return
+        try:
+            db.execute("DELETE FROM used WHERE pdf = ?", (pdf,))
+            db.executemany("INSERT OR IGNORE INTO used VALUES (?, ?)", [(pdf, k) for k in keys])
+        except sqlite3.Error:
+            pass
+
+    def commit(self) -> None:
+        """Copy the new pages into the store and forget the ones no PDF uses any more. A
+        store SQLite cannot read is replaced."""
+        if self.new is None:
+            return
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            return
+        if self.db is not None:        # (one connection writes the store: this build's)
+            self.db.close()
+            self.db = None
+        new = self.new
+        for attempt in range(2):
+            try:
+                new.commit()
+                new.execute("ATTACH DATABASE ? AS store", (str(self.path),))
+                try:
+                    _tables(new, "store.")
+                    with new:
+                        new.execute("INSERT OR REPLACE INTO store.page SELECT * FROM page")
+                        new.execute("DELETE FROM store.used WHERE pdf IN (SELECT DISTINCT pdf FROM used)")
+                        new.execute("INSERT OR IGNORE INTO store.used SELECT * FROM used")
+                        new.execute("DELETE FROM store.page WHERE key NOT IN (SELECT key FROM store.used)")
+                finally:
+                    new.execute("DETACH DATABASE store")
+                break
+            except sqlite3.DatabaseError:
+                if attempt:
+                    break
+                try:
+                    self.path.unlink()     # damaged: start it again
+                except OSError:
+                    break
+        with new:
+            new.execute("DELETE FROM page")
+            new.execute("DELETE FROM used")
+        self.added = 0
+
+    def close(self) -> None:
+        for db in (self.db, self.new):
+            if db is not None:
+                try:
+                    db.close()
+                except sqlite3.Error:
+                    pass
+        self.db = self.new = None
+
+
+def _tables(db, schema: str = "") -> None:
+    db.execute(f"CREATE TABLE IF NOT EXISTS {schema}page (key TEXT PRIMARY KEY, content BLOB, meta TEXT)")
+    db.execute(f"CREATE TABLE IF NOT EXISTS {schema}used (pdf TEXT, key TEXT, PRIMARY KEY (pdf, key))")
+
+
+def _open(where: str):
+    """A connection with the cache's tables, or None: a damaged or unwritable cache is
+    built around as if clean."""
+    try:
+        db = sqlite3.connect(where)
+        db.execute("PRAGMA cache_size = -512")     # KiB of pages held in memory (SQLite's default is 2 MB)
+        _tables(db)
+        return db
+    except (OSError, sqlite3.Error):
+        return None

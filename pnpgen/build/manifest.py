@@ -1,0 +1,334 @@
+"""The build manifest, out/<game>/manifest.json: what each card of a build printed and where.
+`pnpgen build` writes it beside the game's PDFs (a temporary file renamed into place with
+them, so a failed build leaves none); `pnpgen changes --since <build folder>` reads it
+(pnpgen.revisions.built) to compare a kept build with the working tree by what the cards
+print, and cuts the pictures of the cards as they were out of those PDFs.
+
+It is deterministic (sorted keys, no timestamps: the same build writes the same bytes) and
+holds one row per card entry, not per copy:
+
+- `format` (FORMAT), `game`, `title`, the game's `bleed`; lengths in mm, page rectangles
+  from the page's bottom-left corner with y up (as in PDF);
+- per deck: `id`, `name`, `kind` ("deck", or "board"), `pack`, `size` (its cards' trim),
+  `files` (its PDFs, volumes in order), `slots` (each distinct trim rectangle a card was
+  printed in: [x, y, w, h, turn], `turn` the degrees the card is turned anticlockwise on the
+  page: 0, 90, 180 or 270), `shapes` (code -> shape of the cards that are not rectangles:
+  round tokens),
+  `back` (the deck's common back: its digest and where the first card wearing it has it),
+  and `cards`, rows of CARD_COLUMNS: code, title, count, the front's digest and its code-blind
+  digest, the card's own back's two (null when it wears the deck's common back or none),
+  then where its first copy is printed: file (an index into `files`), the front's page
+  (0-based) and slot (an index into `slots`), the back's page and slot (null: no back);
+- a board is a deck of one row (code: the board's id; "front" is side A, "back" side B) with
+  its `size` and `pieces`: per side, the parts of it (trim and bleed) each page shows, as
+  [page, x, y, w, h, page x, page y]: a rectangle of the board (mm from its top-left corner,
+  y down) printed at 100 % with its top-left corner at that point of the page.
+
+The digests are those pnpgen.revisions.compare computes (Fingerprints.faces, on the bodies the
+build lays out anyway, in one walk that also gives the build cache its page keys): the full one
+and one blind to the card's own code, with which a card that only moved to another code is
+told from one that changed."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import tempfile
+from pathlib import Path
+
+from .. import __version__
+from ..errors import InputError
+from ..layout.fingerprint import Fingerprints
+
+FORMAT = 1
+"""Bumped when the manifest's meaning changes; a manifest of another format is refused."""
+NAME = "manifest.json"
+KIND = "pnpgen build manifest"
+CARD_COLUMNS = ("code", "title", "count", "front", "front_blind", "back", "back_blind",
+                "file", "front_page", "front_slot", "back_page", "back_slot")
+
+
+def card_title(card) -> str:
+    """A card's title for people, as export.faces names it: its title or name field, or its code."""
+    fields = card.entry.fields
+    title = fields.get("title") or fields.get("name")
+    return str(title) if title else card.code
+
+
+def turn_of(transform) -> int:
+    """The quarter turns (degrees anticlockwise) of a card -> page transform."""
+    return round(math.degrees(math.atan2(transform[1], transform[0])) / 90) % 4 * 90
+
+
+def _mm(v: float) -> float:
+    return round(float(v), 4) + 0.0      # (+ 0.0: no "-0.0")
+
+
+class DeckRecord:
+    """One deck's part of the manifest, filled in while the build lays its sheets out."""
+
+    def __init__(self, deck, prints: Fingerprints | None, board: bool = False):
+        self.deck = deck
+        self.prints = prints
+        self.board = board
+        self.files: list[str] = []
+        self.slots: dict[tuple, int] = {}
+        self._slots: dict = {}                  # Slot -> index
+        self._fresh: list = []                  # (body, digest) digested since the last `share`
+        self.rows: dict[int, list] = {}         # card entry index -> row, until it is complete
+        self.done = Spool()                     # the complete rows, in deck order
+        self.back: dict | None = None           # the common back
+        self.shapes: dict[str, str] = {}        # code -> shape, for the cards that are not rectangles
+        self.extra: dict = {}                   # a board's size and pieces
+        self._file = 0
+
+    def file(self, name: str) -> None:
+        """The PDF (a volume) the cards recorded next are printed in."""
+        self.files.append(name)
+        self._file = len(self.files) - 1
+
+    def _slot(self, slot) -> int:
+        index = self._slots.get(slot)
+        if index is None:
+            x, y, w, h = slot.trim
+            key = (_mm(x), _mm(y), _mm(w), _mm(h), turn_of(slot.transform))
+            index = self._slots[slot] = self.slots.setdefault(key, len(self.slots))
+        return index
+
+    def share(self, keys) -> None:
+        """Give the build cache's page keys the digests of the faces recorded since the last call,
+        so that it does not walk them again. Those rows are complete (a card's back is on the
+        sheet of its front): they go to the spool."""
+        for body, digest in self._fresh:
+            keys.known(body, digest)
+        self._fresh = []
+        self.finish()
+
+    def finish(self) -> None:
+        """Move the rows recorded so far, complete, to the spool."""
+        for row in self.rows.values():
+            self.done.add(_flat(row))
+        self.rows = {}
+
+    def common_back(self, body) -> None:
+        digest = self.prints.face(body, self.deck.size, "rect")
+        self.back = {"digest": digest, "file": None, "page": None, "slot": None}
+
+    def front(self, card, body, look, page: int, slot) -> None:
+        """The first copy of a card, its front laid out as `body` on `page` in `slot`."""
+        full, blind = self.prints.faces(body, look.size or self.deck.size, look.shape, card.code)
+        self._fresh.append((body, full))
+        if look.shape != "rect":
+            self.shapes[card.code] = look.shape
+        self.rows[card.entry.index] = [card.code, card_title(card), card.entry.count, full, blind, None, None,
+                                       self._file, page, self._slot(slot), None, None]
+
+    def back_of(self, card, body, look, page: int, slot) -> None:
+        """The back of a card's first copy: its own (`body`), or the common back (None)."""
+        row = self.rows.get(card.entry.index)
+        if row is None:
+            return
+        if body is not None:
+            row[5], row[6] = self.prints.faces(body, look.size or self.deck.size, look.shape, card.code)
+            self._fresh.append((body, row[5]))
+        row[10], row[11] = page, self._slot(slot)
+        if body is None and self.back is not None and self.back["page"] is None:
+            self.back.update(file=self._file, page=page, slot=row[11])
+
+    def as_dict(self) -> dict:
+        self.finish()
+        d = self.deck
+        out = {"id": d.id, "name": (d.board.name if self.board else d.deck.name), "kind": "board" if self.board
+               else "deck", "pack": bool(not self.board and d.deck.pack), "files": self.files,
+               "slots": [list(k) for k in self.slots], "back": self.back, "cards": self.done}
+        if not self.board:
+            out["size"] = [_mm(v) for v in d.size]
+        if self.shapes:
+            out["shapes"] = self.shapes
+        out.update(self.extra)
+        return out
+
+
+class Manifest:
+    """A game's manifest, deck by deck and board by board, as the build goes."""
+
+    def __init__(self, game):
+        self.game = game
+        self.decks: list[DeckRecord] = []
+
+    def deck(self, deck, forms: dict) -> DeckRecord:
+        record = DeckRecord(deck, Fingerprints(forms, self.game.root))
+        self.decks.append(record)
+        return record
+
+    def empty_deck(self, deck, layouter, icons: dict) -> None:
+        """A deck with no card to print: listed, with its common back, so that cards added to it
+        later are compared with it."""
+        from .game import COMMON_BACK_FORM     # (build imports this module)
+        from ..ops import FormDef
+        forms = {**icons, **layouter.forms}
+        record = self.deck(deck, forms)
+        if deck.deck.back and not deck.deck.back.per_card and not deck.deck.pack:
+            try:
+                body = layouter.layout(None, deck.deck.back.template)
+            except InputError:
+                return      # (the build draws no back for it, so it is no error here either)
+            forms.update(layouter.forms)
+            forms[COMMON_BACK_FORM] = FormDef(deck.size, tuple(body), True)
+            record.common_back(body)
+
+    def board(self, board, forms: dict, sides: list, layout, placed: dict) -> None:
+        """A board: each side's digest (the form drawn on its pages) and the pieces of it each
+        page shows. `placed`: side index -> [(page, tile)]."""
+        b = board.board
+        record = DeckRecord(board, Fingerprints(forms, self.game.root), board=True)
+        self.decks.append(record)
+        record.file(f"{board.id}.pdf")
+        prints = [record.prints.face(forms[name].body, b.size, "rect") for name, _ in sides]
+        pieces = {}
+        for side, key in enumerate(("front", "back")[:len(sides)]):
+            pieces[key] = [p for page, t in placed.get(side, []) for p in [_piece(page, t, b.size, layout.bleed)] if p]
+        back = prints[1] if len(prints) > 1 else None
+
+        def first(key):
+            return pieces[key][0][0] if pieces.get(key) else None
+        record.rows[0] = [board.id, b.name, 1, prints[0], prints[0], back, back, 0, first("front"), None,
+                          first("back"), None]
+        record.extra = {"size": [_mm(v) for v in b.size], "pieces": pieces}
+
+    def as_dict(self) -> dict:
+        g = self.game
+        return {"format": FORMAT, "kind": KIND, "generator": f"pnpgen {__version__}", "game": g.id,
+                "title": g.game.title, "bleed": _mm(g.game.bleed), "units": "mm",
+                "origin": "page rectangles from the page's bottom-left corner, y up (as in PDF); "
+                          "board pieces from the board's top-left corner, y down",
+                "card_columns": list(CARD_COLUMNS), "decks": [d.as_dict() for d in self.decks]}
+
+    def text(self) -> str:
+        return "".join(chunks(self.as_dict())) + "\n"
+
+    def write(self, outdir: Path) -> tuple[str, Path]:
+        """Write the manifest to a temporary file beside its target; returns (temporary, target)
+        for the build to rename into place with the PDFs."""
+        target = outdir / NAME
+        tmp = None
+        try:
+            outdir.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=".manifest.", suffix=".json.part", dir=outdir)
+            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+                f.writelines(chunks(self.as_dict()))
+                f.write("\n")
+            os.chmod(tmp, 0o644)
+        except OSError as exc:
+            self.close()
+            if tmp is not None:
+                try:
+                    os.unlink(tmp)
+                except OSError:
+                    pass
+            from .game import _unwritable
+            raise _unwritable(target, exc) from None
+        self.close()
+        return tmp, target
+
+    def close(self) -> None:
+        """Let go of the decks' spools (a failed build calls this too)."""
+        for record in self.decks:
+            record.done.close()
+
+
+def _piece(page: int, tile, size, bleed: float):
+    """The part of a board (with its bleed) a tile's page shows: [page, x, y, w, h, page x, page y]."""
+    a, b, c, d, e, f = tile.place        # board mm (y down) -> page mm (y up): x + e, f - y
+    if (a, b, c, d) != (1, 0, 0, -1):
+        return None
+    cx, cy, cw, ch = tile.clip
+    x0, x1 = max(cx - e, -bleed), min(cx + cw - e, size[0] + bleed)
+    y0, y1 = max(f - (cy + ch), -bleed), min(f - cy, size[1] + bleed)
+    if x1 - x0 <= 1e-6 or y1 - y0 <= 1e-6:
+        return None
+    return [page, _mm(x0), _mm(y0), _mm(x1 - x0), _mm(y1 - y0), _mm(e + x0), _mm(f - y0)]
+
+
+class Raw(str):
+    """A value already written as JSON."""
+
+
+class Spool:
+    """Rows already written as JSON, one a line, kept in an anonymous temporary file rather
+    than in memory until the manifest is written (a 20,000-card deck's rows are 5 MB)."""
+
+    def __init__(self):
+        self.file = None
+        self.count = 0
+
+    def add(self, row_json: str) -> None:
+        if self.file is None:
+            self.file = tempfile.TemporaryFile("w+", encoding="utf-8", newline="\n")
+        self.file.write(row_json + "\n")      # (JSON escapes every newline inside a row)
+        self.count += 1
+
+    def __iter__(self):
+        if self.file is not None:
+            self.file.seek(0)
+            for line in self.file:
+                yield Raw(line[:-1])
+
+    def close(self) -> None:
+        if self.file is not None:
+            self.file.close()
+            self.file = None
+
+
+def chunks(value, indent: str = ""):
+    """JSON with sorted keys, readable and compact (a list of rows one row a line), in pieces
+    to write one after another (a 20,000-row manifest is never one string)."""
+    inner = indent + " "
+    if isinstance(value, dict) and value:
+        yield "{"
+        for i, (k, v) in enumerate(sorted(value.items())):
+            yield f"{',' if i else ''}\n{inner}{json.dumps(k)}: "
+            yield from chunks(v, inner)
+        yield f"\n{indent}}}"
+    elif isinstance(value, Spool) and value.count or \
+            isinstance(value, list) and value and all(isinstance(v, (list, dict, Raw)) for v in value):
+        yield "["
+        for i, v in enumerate(value):
+            yield f"{',' if i else ''}\n{inner}"
+            if isinstance(v, dict):
+                yield from chunks(v, inner)
+            else:
+                yield v if isinstance(v, Raw) else _flat(v)
+        yield f"\n{indent}]"
+    elif isinstance(value, Spool):
+        yield "[]"
+    else:
+        yield value if isinstance(value, Raw) else _flat(value)
+
+
+_FLAT = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def _flat(value) -> str:
+    return _FLAT.encode(value)
+
+
+def read(path: Path, shown: str | None = None) -> dict:
+    """A manifest's content, or InputError saying why it cannot be used."""
+    where = shown or str(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise InputError.at(where, None, f"cannot read it: {exc.strerror or exc}") from None
+    except ValueError as exc:
+        raise InputError.at(where, None, f"not a manifest pnpgen can read ({exc}): rebuild that folder with "
+                            "`pnpgen build`, or compare with a git revision") from None
+    if not isinstance(data, dict) or data.get("kind") != KIND:
+        raise InputError.at(where, None, "not a manifest `pnpgen build` wrote: give the folder an earlier build "
+                            "wrote (out/ or out/<game>/), a project folder or a git revision")
+    if data.get("format") != FORMAT:
+        raise InputError.at(where, None, f"written by another version of pnpgen (manifest format "
+                            f"{data.get('format')!r}; this pnpgen reads format {FORMAT}): rebuild it with this "
+                            "pnpgen (from the same cards), or compare with a git revision")
+    return data

@@ -1,0 +1,210 @@
+"""Lay out cards: evaluate a template's elements against a card's fields and return
+positioned draw operations (ops.py), in card millimetres. Pure with respect to output:
+nothing here touches a PDF.
+
+Elements that look the same on every card (no expressions, no `when`) are grouped into
+runs that are drawn once as shared forms; only the rest is evaluated per card. What an
+element needs while it draws comes in a Context (context.py); what it notices comes back
+in the context's notes, which the layouter locates at the template's and the card's line."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from jinja2 import TemplateError, UndefinedError
+
+from .. import fonts, ops
+from .context import Context, Expressions
+from ..errors import InputError, LayoutError, Notice
+from ..sources.expand import PrintCard
+from ..sources.loader import DeckSource, GameSource, TemplateSource
+from .resources import Resources
+
+ICON = "icon:"
+"""Prefix of an icon's form name (':' cannot occur in a template's name)."""
+
+
+VARIABLES = (
+    ("<field>", "any", "Each field the deck declares, with the card's value or the field's default."),
+    ("card.code", "text", "The card's code, e.g. SWM-017 (empty on a common back)."),
+    ("card.copy", "whole number", "Which copy of the card this is, from 1."),
+    ("card.count", "whole number", "How many copies of the card are printed."),
+    ("card.width", "number", "The card's trim width, mm."),
+    ("card.height", "number", "The card's trim height, mm."),
+    ("card.bleed", "number", "The game's bleed, mm."),
+    ("card.safe", "number", "The game's safe-zone inset, mm."),
+    ("deck.name", "text", "The deck's name."),
+    ("deck.id", "text", "The deck's file name without .yaml."),
+    ("game.title", "text", "The game's title."),
+    ("game.code", "text", "The game's card-code prefix."),
+    ("colors", "map of text", "The game's named colours, e.g. colors.ink or colors[type|lower]."),
+    ("value, slot, index", "any, text, whole number", "Inside a `slots` element's draw: the slot's value, "
+     "its position name (n, ne, ...) and its place in the list, from 0."),
+)
+"""The names a template's expressions can use (documented by `pnpgen schema variables`)."""
+
+
+@dataclass
+class Plan:
+    """A template prepared for one deck: ('form', name) and ('element', index, element) steps."""
+
+    source: TemplateSource
+    steps: list
+
+
+def icon_forms(game: GameSource, res: Resources, exprs: Expressions) -> dict[str, ops.FormDef]:
+    """Each icon drawn once, as a form that text places inline at its own size."""
+    forms = {}
+    for name, icon in sorted(game.game.icons.items()):
+        try:
+            if icon.image is not None:
+                key, _ = res.image(icon.image)
+                box = (res.icon_height(name) * res.icons[name], res.icon_height(name))
+                body = [ops.Image(key, 0, 0, box[0], box[1], None)]
+            else:
+                box = icon.size
+                ctx = Context(res, exprs, {}, box, 0.0, {})
+                body = [op for entry in icon.elements for op in entry.element.ops(ctx)]
+        except (LayoutError, TemplateError) as exc:
+            raise InputError.at(game.doc.path, game.doc.line(("icons", name)), f"icons.{name}: {exc}") from None
+        forms[ICON + name] = ops.FormDef(box, tuple(body), bleed=False)
+    return forms
+
+
+class Layouter:
+    """Turns the cards of one deck into draw operations."""
+
+    def __init__(self, game: GameSource, deck: DeckSource, res: Resources | None = None,
+                 exprs: Expressions | None = None):
+        self.game = game
+        self.deck = deck
+        self.size = deck.size
+        self.res = res or Resources(game)
+        self.exprs = exprs or Expressions()
+        self.forms: dict[str, ops.FormDef] = {}
+        """Shared forms of this deck's templates, by name."""
+        self.warnings: list[Notice] = []
+        self._seen: set[str] = set()
+        self._plans: dict[str, Plan] = {}
+        self._text_cache: dict = {}
+        g = game.game
+        self._shared = {"game": {"title": g.title, "code": g.code},
+                        "deck": {"name": deck.deck.name, "id": deck.id}, "colors": dict(g.colors)}
+
+    # --- plans: which elements are drawn once ------------------------------------------
+    def plan(self, name: str) -> Plan:
+        plan = self._plans.get(name)
+        if plan is None:
+            plan = self._plans[name] = self._make_plan(self.game.templates[name])
+        return plan
+
+    def _make_plan(self, tpl: TemplateSource) -> Plan:
+        steps, run = [], []
+
+        def flush():
+            if run:
+                form = f"{tpl.name}.{run[0][0]}"
+                ctx = self._context(None, tpl)
+                body = []
+                for i, el in run:
+                    body += self._element_ops(ctx, tpl, i, el, None)
+                self.forms[form] = ops.FormDef(tpl.template.size or self.size, tuple(body), bleed=True)
+                steps.append(("form", form))
+                run.clear()
+
+        for i, entry in enumerate(tpl.template.elements):
+            el = entry.element
+            if el.is_static():
+                run.append((i, el))
+            else:
+                flush()
+                steps.append(("element", i, el))
+        flush()
+        return Plan(tpl, steps)
+
+    # --- laying out a card ----------------------------------------------------------------
+    def layout(self, card: PrintCard | None, template: str) -> list:
+        """Draw operations for `card` (None for a common back) with `template`."""
+        plan = self.plan(template)
+        tpl = plan.source
+        ctx = self._context(card, tpl)
+        out = []
+        for step in plan.steps:
+            if step[0] == "form":
+                out.append(ops.Form(step[1]))
+                continue
+            _, i, el = step
+            if el.when is not None:
+                try:
+                    if not ctx.condition(el.when):
+                        continue
+                except (TemplateError, TypeError, ValueError, ArithmeticError) as exc:
+                    raise self._locate(tpl, i, card, f"when: {el.when!r}: {getattr(exc, 'message', None) or exc}")
+            out += self._element_ops(ctx, tpl, i, el, card)
+        if card is not None and card.code and tpl.template.code is not False:
+            try:
+                out.append(self._code_mark(ctx, tpl.template.code, card.code))
+            except LayoutError as exc:
+                raise InputError.at(tpl.doc.path, tpl.doc.line(("code",)), f"code: {exc}") from None
+        return out
+
+    def _context(self, card: PrintCard | None, tpl: TemplateSource) -> Context:
+        """The names a template sees: the card's fields plus game, deck, colors and card; the
+        frame is the template's size (a packed deck's cards differ) or the deck's."""
+        size = tpl.template.size or self.size
+        w, h = size
+        safe = self.deck.deck.safe if self.deck.deck.safe is not None else self.game.game.safe
+        info = {"width": w, "height": h, "bleed": self.game.game.bleed, "safe": safe}
+        if card is None:
+            names = {**self._shared, "card": info}
+        else:
+            info.update(code=card.code, copy=card.copy, count=card.entry.count)
+            names = {**self._shared, **card.entry.fields, "card": info}
+        return Context(self.res, self.exprs, names, size, self.game.game.bleed, self._text_cache)
+
+    def _element_ops(self, ctx: Context, tpl, i, el, card):
+        try:
+            result = el.ops(ctx)
+        except LayoutError as exc:
+            raise self._locate(tpl, i, card, str(exc))
+        except UndefinedError as exc:
+            raise self._locate(tpl, i, card, f"{exc.message}; check the field names in the template")
+        except (TemplateError, TypeError, ValueError, ArithmeticError) as exc:
+            raise self._locate(tpl, i, card, f"cannot evaluate: {getattr(exc, 'message', None) or exc}")
+        if ctx.notes:
+            for message, strict in ctx.notes:
+                self._note(tpl, i, card, message, strict)
+            ctx.notes.clear()
+        return result
+
+    def _note(self, tpl, i, card, message, strict):
+        """A warning at the card's line (its data is what the designer changes), naming the
+        template's line too; each is reported once, not once per copy."""
+        where = f"{tpl.doc.path}:{tpl.doc.line(('elements', i))}: elements[{i}]"
+        if card is None:
+            notice = Notice(tpl.doc.path, tpl.doc.line(("elements", i)), f"elements[{i}]: {message}", strict)
+        else:
+            notice = Notice(self.deck.doc.path, card.entry.line, f"card {card.code}: {message} ({where})", strict)
+        key = str(notice)
+        if key not in self._seen:
+            self._seen.add(key)
+            self.warnings.append(notice)
+
+    def _locate(self, tpl, i, card, message) -> InputError:
+        where = ""
+        if card is not None:
+            where = f" (card {card.code}, {self.deck.doc.path}:{card.entry.line})"
+        return InputError.at(tpl.doc.path, tpl.doc.line(("elements", i)), f"elements[{i}]: {message}{where}")
+
+    def _code_mark(self, ctx: Context, mark, code: str):
+        key = ctx.font("sans")
+        size = mark.size
+        pt = 25.4 / 72
+        w = fonts.width(code, key) * size * pt
+        width, height = ctx.width, ctx.height
+        x0 = 0.0 if mark.x is None else mark.x
+        bw = width if mark.w is None else mark.w
+        y = height - 2.3 if mark.y is None else mark.y
+        x = {"left": x0, "center": x0 + (bw - w) / 2, "right": x0 + bw - w}[mark.align]
+        return ops.Text(((x, y, (ops.Run(0.0, code, key, False, w),)),), size,
+                        ctx.color(mark.color), 0.0, 0.0, 0.0)

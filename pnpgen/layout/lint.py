@@ -1,0 +1,71 @@
+"""Check a template before any card is drawn: the syntax and names of every expression
+(an error), and text boxes that reach into the cut's margin of error (a warning)."""
+
+from __future__ import annotations
+
+import functools
+import math
+
+from jinja2 import TemplateError, meta
+
+from ..errors import InputError, Notice, did_you_mean
+from ..sources.loader import DeckSource, GameSource, TemplateSource
+
+BUILTIN_NAMES = {"card", "game", "deck", "colors"}
+"""Names every template sees beside the deck's fields (see `pnpgen schema variables`)."""
+
+
+def footprint(text) -> tuple[float, float, float, float]:
+    """The card area a (possibly rotated) text box covers: x0, y0, x1, y1."""
+    a = math.radians(text.rotate)
+    boxw, boxh = (text.h, text.w) if text.rotate % 180 == 90 else (text.w, text.h)
+    hw = abs(boxw * math.cos(a)) / 2 + abs(boxh * math.sin(a)) / 2
+    hh = abs(boxw * math.sin(a)) / 2 + abs(boxh * math.cos(a)) / 2
+    cx, cy = text.x + text.w / 2, text.y + text.h / 2
+    return cx - hw, cy - hh, cx + hw, cy + hh
+
+
+def _inside(box, width, height, inset) -> bool:
+    x0, y0, x1, y1 = box
+    return x0 >= inset - 1e-6 and y0 >= inset - 1e-6 and x1 <= width - inset + 1e-6 and y1 <= height - inset + 1e-6
+
+
+@functools.lru_cache(maxsize=8192)
+def _undeclared(env, src: str) -> frozenset:
+    """The names an expression uses; parsed once per process (a preview re-checks on every save)."""
+    return frozenset(meta.find_undeclared_variables(env.parse(src)))
+
+
+def check_template(game: GameSource, deck: DeckSource, template: TemplateSource, env, common: bool,
+                   extra_names=()) -> list[Notice]:
+    """Raise InputError for a bad or unknown name in any expression; return warnings. A
+    common back may use only game, deck, colors and card; other templates also the deck's
+    fields (and `extra_names`, e.g. the names a slot adds)."""
+    allowed = BUILTIN_NAMES if common else set(deck.deck.fields) | BUILTIN_NAMES
+    allowed = allowed | set(env.globals) | set(extra_names)
+    width, height = template.template.size or deck.size   # a packed deck's cards differ in size
+    safe = deck.deck.safe if deck.deck.safe is not None else game.game.safe
+    notices = []
+    for i, entry in enumerate(template.template.elements):
+        el = entry.element
+        line = template.doc.line(("elements", i))
+        if entry.text is not None and not common and not _inside(footprint(el), width, height, safe):
+            notices.append(Notice(template.doc.path, line,
+                                  f"elements[{i}]: text box reaches into the outer {safe:g} mm of the card, where a cut "
+                                  "that lands a little off can clip it; keep it inside the safe zone"))
+        for src, shown, local in el.expressions_with_names():
+            try:
+                names = _undeclared(env, src)
+            except TemplateError as exc:
+                raise InputError.at(template.doc.path, line,
+                                    f"elements[{i}]: bad expression {shown!r}: {exc.message}") from None
+            for name in sorted(names - allowed - set(local)):
+                if common:
+                    hint = ("; a common back is drawn once for every card, so it cannot use card "
+                            "fields: set per_card: true on the deck's back")
+                else:
+                    hint = did_you_mean(name, (allowed | set(local)) - set(env.globals)) + \
+                        f"; the deck '{deck.id}' declares: {', '.join(deck.deck.fields) or 'no fields'}"
+                raise InputError.at(template.doc.path, line,
+                                    f"elements[{i}]: undefined name '{name}' in {shown!r}{hint}")
+    return notices

@@ -1,0 +1,178 @@
+"""The game's named things, resolved once per build: colours, fonts (with the fallbacks
+tried for characters a font lacks), images (checked, and converted where reportlab would
+draw them wrongly) and the shape of each icon. Elements reach these through their
+Context; nothing here depends on a card."""
+
+from __future__ import annotations
+
+from PIL import Image as PILImage
+from reportlab.lib.utils import ImageReader
+from reportlab.pdfbase import pdfmetrics
+
+from .. import fonts
+from ..errors import InputError, LayoutError, did_you_mean
+from ..sources.loader import GameSource, confined
+from ..sources.models import to_color
+
+MAX_IMAGE_BYTES = 50_000_000
+MAX_IMAGE_PIXELS = 80_000_000
+PILImage.MAX_IMAGE_PIXELS = MAX_IMAGE_PIXELS
+
+DRAWN_AS_IS = {"PNG": {"1", "L", "LA", "P", "RGB", "RGBA"}, "JPEG": {"L", "RGB"}}
+"""Image modes reportlab draws faithfully straight from the file. Anything else (16-bit
+grey, which it would clip to white; CMYK, whose inversion it guesses; premultiplied or
+palette-with-alpha modes) is converted with Pillow first."""
+
+
+class Resources:
+    def __init__(self, game: GameSource):
+        self.game = game
+        self._colors: dict = {}
+        self._fonts: dict[str, str] = {}
+        self._coverage: dict[str, frozenset] = {}
+        self._images: dict = {}
+        self.converted: dict[str, ImageReader] = {}
+        """Images drawn from memory after conversion, by the key their ops carry."""
+        self.icons: dict[str, float] = {}
+        """Icon name -> aspect ratio (w / h); text draws an icon at the text's size."""
+        self._icon_heights: dict[str, float] = {}
+        for name, icon in sorted(game.game.icons.items()):
+            if icon.image is not None:
+                try:
+                    _, (pw, ph) = self.image(icon.image)
+                except LayoutError as exc:
+                    raise InputError.at(game.doc.path, game.doc.line(("icons", name)), f"icons.{name}: {exc}") from None
+                self.icons[name] = pw / ph
+                self._icon_heights[name] = 10.0
+            else:
+                self.icons[name] = icon.size[0] / icon.size[1]
+                self._icon_heights[name] = icon.size[1]
+        for name in sorted(game.game.fonts):  # every declared font is checked, used or not
+            try:
+                self.font(name)
+            except LayoutError as exc:
+                raise InputError.at(game.doc.path, game.doc.line(("fonts", name)), f"fonts.{name}: {exc}") from None
+        self.fallbacks: list[str] = []
+        """Font keys tried, in order, for a character the text's own font lacks."""
+        for i, name in enumerate(game.game.fallback_fonts):
+            try:
+                self.fallbacks.append(self.font(name))
+            except LayoutError as exc:
+                raise InputError.at(game.doc.path, game.doc.line(("fallback_fonts", i)), f"fallback_fonts: {exc}") from None
+
+    def icon_height(self, name: str) -> float:
+        """Height of the frame an icon's form is drawn in, mm (10 for an image icon)."""
+        return self._icon_heights[name]
+
+    # --- colours --------------------------------------------------------------------------
+    def color(self, value: str):
+        """A reportlab colour (None for no paint) from '#rrggbb', a name or the game's palette."""
+        try:
+            return self._colors[value]
+        except KeyError:
+            pass
+        name = value.strip()
+        if name.lower() in ("", "none", "transparent"):
+            result = None
+        else:
+            palette = self.game.game.colors
+            spec = palette.get(name, name)
+            try:
+                result = to_color(spec)
+            except ValueError as exc:
+                if spec.startswith("#"):
+                    raise LayoutError(str(exc)) from None
+                raise LayoutError(f"unknown colour '{value}'{did_you_mean(name, palette)}; "
+                                  "use '#rrggbb', a colour name or one of the game's colors") from None
+        self._colors[value] = result
+        return result
+
+    # --- fonts ----------------------------------------------------------------------------
+    def font(self, name: str) -> str:
+        """The registered key of a font named in a template (built in, or the game's)."""
+        key = self._fonts.get(name)
+        if key is None:
+            if name in self.game.game.fonts:
+                try:
+                    path = confined(self.game.root, self.game.game.fonts[name])
+                except ValueError as exc:
+                    raise LayoutError(str(exc)) from None
+                if not path.is_file():
+                    raise LayoutError(f"font file '{self.game.game.fonts[name]}' not found")
+            elif name in fonts.BUILTIN:
+                path = fonts.BUILTIN[name]
+            else:
+                raise LayoutError(f"unknown font '{name}'{did_you_mean(name, set(fonts.BUILTIN) | set(self.game.game.fonts))}")
+            key = self._fonts[name] = fonts.ensure(name, path)
+        return key
+
+    def font_name(self, key: str) -> str:
+        """The name a template uses for a registered font key."""
+        return next((n for n, k in self._fonts.items() if k == key), key)
+
+    def bold_of(self, key: str) -> str:
+        """The bold face that `**bold**` switches to from the font `key`."""
+        name = self.font_name(key)
+        for cand in (name + "-bold", name.replace("-italic", "") + "-bold"):
+            if cand in fonts.BUILTIN or cand in self.game.game.fonts:
+                return self.font(cand)
+        return self.font("sans-bold")
+
+    def covers(self, key: str, char: str) -> bool:
+        """Whether the font has a glyph for `char` (else it would print an empty box)."""
+        cover = self._coverage.get(key)
+        if cover is None:
+            cover = self._coverage[key] = frozenset(pdfmetrics.getFont(key).face.charToGlyph)
+        return ord(char) in cover
+
+    def font_for(self, key: str, char: str) -> str | None:
+        """`key` if it has `char`, else the first fallback font that has it, else None."""
+        if self.covers(key, char):
+            return key
+        return next((f for f in self.fallbacks if self.covers(f, char)), None)
+
+    # --- images ---------------------------------------------------------------------------
+    def image(self, src: str):
+        """(key, (w, h) px) of an image in the game folder, checked once. The key is the
+        file's path when reportlab can draw the file as it is, else a key into `converted`."""
+        if src in self._images:
+            return self._images[src]
+        try:
+            path = confined(self.game.root, src)
+        except ValueError as exc:
+            raise LayoutError(str(exc)) from None
+        if not path.is_file():
+            raise LayoutError(f"image '{src}' not found in {self.game.root.name}/")
+        if path.stat().st_size > MAX_IMAGE_BYTES:
+            raise LayoutError(f"image '{src}' is larger than {MAX_IMAGE_BYTES // 1_000_000} MB")
+        try:
+            with PILImage.open(path) as im:
+                if im.format not in DRAWN_AS_IS:
+                    raise LayoutError(f"image '{src}' is {im.format}; use PNG or JPEG")
+                size = im.size
+                key = str(path)
+                if im.mode not in DRAWN_AS_IS[im.format]:
+                    key = f"converted:{len(self.converted)}:{src}"
+                    self.converted[key] = ImageReader(_drawable(im))
+        except (OSError, ValueError, PILImage.DecompressionBombError) as exc:
+            raise LayoutError(f"cannot read image '{src}': {exc}") from None
+        self._images[src] = (key, size)
+        return self._images[src]
+
+
+def _drawable(im: PILImage.Image) -> PILImage.Image:
+    """The image in a mode reportlab draws faithfully (L, LA, RGB or RGBA)."""
+    mode = im.mode
+    if mode.startswith("I") or mode == "F":
+        # 16/32-bit grey: scale to 8 bits instead of letting every value clip to white
+        wide = im.convert("F") if mode == "F" else im.convert("I")
+        lo, hi = wide.getextrema()
+        scale = 255 / 65535 if hi > 255 else (255.0 if mode == "F" and hi <= 1.0 else 1.0)
+        return wide.point(lambda v: v * scale).convert("L")
+    if mode in ("LA", "La"):
+        return im.convert("LA")
+    if "A" in mode or "a" in mode or (mode == "P" and "transparency" in im.info):
+        return im.convert("RGBA")
+    if mode in ("L", "RGB"):
+        return im.copy()
+    return im.convert("RGB")  # CMYK, YCbCr, LAB, HSV, RGBX, 1, P

@@ -1,0 +1,3 @@
+"""The PDF edge: laid-out operations and imposed sheets drawn with reportlab.
+
+Millimetres become points only here."""

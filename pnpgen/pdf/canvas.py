@@ -1,0 +1,459 @@
+"""The reportlab edge: draw imposed sheets of laid-out cards into a PDF. Millimetres
+become points only here."""
+
+from __future__ import annotations
+
+import zlib
+
+from reportlab import rl_config
+from reportlab.lib.colors import Color
+from reportlab.pdfbase import pdfdoc, pdfmetrics
+from reportlab.pdfgen.canvas import Canvas
+
+from .. import ops
+from ..sheets.impose import Sheet
+from ..layout.layouter import ICON
+
+MM = 72 / 25.4
+rl_config.useA85 = 0  # binary streams: smaller files, same content
+MARK_COLOR = Color(0, 0, 0)
+SLUG_COLOR = Color(0.35, 0.35, 0.35)
+TICK_HALO = Color(1, 1, 1)
+
+
+class _AlreadyFlate:
+    """A Flate filter for a stream compressed in advance."""
+
+    pdfname = "FlateDecode"
+
+    def encode(self, data):
+        return data
+
+
+class Painter:
+    """Draws laid-out operations (card mm, y down) onto any reportlab canvas: a sheet of
+    cards, a board tile, or a figure in a rulebook."""
+
+    def __init__(self, c: Canvas, forms: dict, bleed: float, images: dict | None = None):
+        self.c = c
+        self.forms = forms    # name -> ops.FormDef
+        self.images = images if images is not None else {}  # key -> ImageReader, for images converted in memory
+        self.bleed = bleed
+        self.defined: set[str] = set()
+
+    def define_forms(self, names):
+        """Draw each shared group once as a form XObject (before pages use it)."""
+        for name in names:
+            if name in self.defined:
+                continue
+            form = self.forms[name]
+            (w, h), b = form.size, (self.bleed if form.bleed else 0)
+            self.c.beginForm(name, -b * MM, -b * MM, (w + b) * MM, (h + b) * MM)
+            self._draw(form.body, h)
+            self.c.endForm()
+            self.defined.add(name)
+
+    # --- draw operations (card mm, y down) --------------------------------------------------
+    def _draw(self, body, card_h):
+        c = self.c
+        for op in body:
+            kind = type(op)
+            if kind is ops.Form:
+                c.doForm(op.name)
+            elif kind is ops.Text:
+                self._text(op, card_h)
+            elif kind is ops.Rect:
+                fill, stroke = self._paint(op.paint)
+                if fill or stroke:
+                    y = (card_h - op.y - op.h) * MM
+                    if op.r:
+                        c.roundRect(op.x * MM, y, op.w * MM, op.h * MM, op.r * MM, stroke=stroke, fill=fill)
+                    else:
+                        c.rect(op.x * MM, y, op.w * MM, op.h * MM, stroke=stroke, fill=fill)
+            elif kind is ops.Ellipse:
+                fill, stroke = self._paint(op.paint)
+                if fill or stroke:
+                    cy = card_h - op.cy
+                    c.ellipse((op.cx - op.rx) * MM, (cy - op.ry) * MM, (op.cx + op.rx) * MM,
+                              (cy + op.ry) * MM, stroke=stroke, fill=fill)
+            elif kind is ops.Path:
+                fill, stroke = self._paint(op.paint)
+                if fill or stroke:
+                    p = c.beginPath()
+                    (x0, y0), rest = op.points[0], op.points[1:]
+                    p.moveTo(x0 * MM, (card_h - y0) * MM)
+                    for x, y in rest:
+                        p.lineTo(x * MM, (card_h - y) * MM)
+                    if op.closed:
+                        p.close()
+                    c.drawPath(p, stroke=stroke, fill=fill if op.closed else 0)
+            elif kind is ops.Image:
+                y = (card_h - op.y - op.h) * MM
+                if op.clip:
+                    c.saveState()
+                    cx, cy, cw, ch = op.clip
+                    p = c.beginPath()
+                    p.rect(cx * MM, (card_h - cy - ch) * MM, cw * MM, ch * MM)
+                    c.clipPath(p, stroke=0, fill=0)
+                c.drawImage(self.images.get(op.src, op.src), op.x * MM, y, op.w * MM, op.h * MM, mask="auto")
+                if op.clip:
+                    c.restoreState()
+            elif kind is ops.Group:
+                # the group's frame (mm, y down) -> this frame (mm, y down), in points, y up
+                a, b, cc, d, e, f = op.transform
+                c.saveState()
+                c.transform(a, -b, -cc, d, e * MM, (card_h - f) * MM)
+                if op.clip:
+                    x, y, w, h = op.clip
+                    p = c.beginPath()
+                    p.rect(x * MM, -(y + h) * MM, w * MM, h * MM)
+                    c.clipPath(p, stroke=0, fill=0)
+                self._draw(op.body, 0.0)
+                c.restoreState()
+
+    def _paint(self, paint: ops.Paint):
+        c = self.c
+        fill = stroke = 0
+        if paint.fill is not None:
+            c.setFillColor(paint.fill)
+            fill = 1
+        if paint.stroke is not None and paint.width > 0:
+            c.setStrokeColor(paint.stroke)
+            c.setLineWidth(paint.width * MM)
+            c.setDash([d * MM for d in paint.dash] if paint.dash else [])
+            stroke = 1
+        return fill, stroke
+
+    def _text(self, op: ops.Text, card_h):
+        c = self.c
+        rotated = bool(op.rotate)
+        if rotated:
+            c.saveState()
+            c.translate(op.cx * MM, (card_h - op.cy) * MM)
+            c.rotate(op.rotate)
+            c.translate(-op.cx * MM, -(card_h - op.cy) * MM)
+        size = op.size
+        t = c.beginText()
+        t.setFillColor(op.color if op.color is not None else MARK_COLOR)
+        font, icons = None, []
+        for lx, baseline, runs in op.lines:
+            y = (card_h - baseline) * MM
+            for run in runs:
+                x = (lx + run.x) * MM
+                if run.icon:
+                    icons.append((x, y, run))
+                    continue
+                if run.font != font:
+                    font = run.font
+                    t.setFont(font, size)
+                t.setTextOrigin(x, y)
+                t.textOut(run.text)
+        c.drawText(t)
+        for x, y, run in icons:
+            name = ICON + run.text
+            scale = run.h / self.forms[name].size[1]
+            c.saveState()
+            c.translate(x, y - 0.17 * run.h * MM)
+            c.scale(scale, scale)
+            c.doForm(name)
+            c.restoreState()
+        if rotated:
+            c.restoreState()
+
+
+class CardCanvas(Painter):
+    """A PDF being drawn: shared forms are defined once, then pages of cards."""
+
+    def __init__(self, path: str, page_mm: tuple[float, float], title: str, forms: dict, bleed: float,
+                 font: str, subject: str = "", images: dict | None = None):
+        # initialFontName: otherwise every page names Helvetica, a font that is never embedded
+        c = Canvas(path, pagesize=(page_mm[0] * MM, page_mm[1] * MM), invariant=1,
+                   pageCompression=1, initialFontName=font, initialFontSize=6)
+        c.setTitle(title)
+        c.setCreator("pnpgen")
+        c.setAuthor("")
+        c.setSubject(subject)
+        super().__init__(c, forms, bleed, images)
+
+    # --- pages ----------------------------------------------------------------------------
+    def card(self, slot, body, card_h, shape="rect"):
+        c = self.c
+        c.saveState()
+        x, y, w, h = slot.clip
+        p = c.beginPath()
+        if shape == "round":   # a disc: its bleed is a ring round the cut
+            p.circle((x + w / 2) * MM, (y + h / 2) * MM, min(w, h) / 2 * MM)
+        else:
+            p.rect(x * MM, y * MM, w * MM, h * MM)
+        c.clipPath(p, stroke=0, fill=0)
+        a, b, cc, d, e, f = slot.transform
+        c.transform(a, b, cc, d, e * MM, f * MM)
+        self._draw(body, card_h)
+        c.restoreState()
+
+    def marks(self, marks):
+        c = self.c
+        c.saveState()
+        c.setStrokeColor(MARK_COLOR)
+        c.setLineWidth(0.25)
+        c.lines([(x0 * MM, y0 * MM, x1 * MM, y1 * MM) for (x0, y0), (x1, y1) in marks])
+        c.restoreState()
+
+    def cut_lines(self, cuts):
+        """A hairline on the trim of each packed component, following its shape: round
+        tokens are cut round."""
+        if not cuts:
+            return
+        c = self.c
+        c.saveState()
+        c.setStrokeColor(MARK_COLOR)
+        c.setLineWidth(0.3)
+        for shape, (x, y, w, h) in cuts:
+            if shape == "round":
+                c.circle((x + w / 2) * MM, (y + h / 2) * MM, min(w, h) / 2 * MM, stroke=1, fill=0)
+            else:
+                c.rect(x * MM, y * MM, w * MM, h * MM, stroke=1, fill=0)
+        c.restoreState()
+
+    def ticks(self, ticks):
+        """Cut ticks over the outer bleed: a black hairline on a white halo, so they show on
+        any art; they are cut away with the bleed."""
+        if not ticks:
+            return
+        c = self.c
+        c.saveState()
+        segments = [(x0 * MM, y0 * MM, x1 * MM, y1 * MM) for (x0, y0), (x1, y1) in ticks]
+        c.setStrokeColor(TICK_HALO)
+        c.setLineWidth(1.0)
+        c.lines(segments)
+        c.setStrokeColor(MARK_COLOR)
+        c.setLineWidth(0.35)
+        c.lines(segments)
+        c.restoreState()
+
+    def slug(self, sheet: Sheet, text: str, font: str):
+        s = sheet.slug
+        if s.height < 1.2:
+            return
+        size = min(6.0, s.height * MM / 1.1)
+        c = self.c
+        c.saveState()
+        c.translate(s.x * MM, s.y * MM)
+        c.rotate(s.angle)
+        c.setFillColor(SLUG_COLOR)
+        c.setFont(font, size)
+        c.drawCentredString(0, 0, text)
+        c.restoreState()
+
+    def plain(self, lines=(), circles=(), texts=()):
+        """Free lines (x0, y0, x1, y1, width), circles (x, y, r, width, filled) and text
+        (x, y, text, font, size pt, align, colour) in page millimetres, y up: for pages that
+        are not card sheets, such as the duplex calibration sheet."""
+        c = self.c
+        c.saveState()
+        c.setStrokeColor(MARK_COLOR)
+        c.setFillColor(MARK_COLOR)
+        for x0, y0, x1, y1, width in lines:
+            c.setLineWidth(width * MM)
+            c.line(x0 * MM, y0 * MM, x1 * MM, y1 * MM)
+        for x, y, r, width, filled in circles:
+            c.setLineWidth(width * MM)
+            c.circle(x * MM, y * MM, r * MM, stroke=1 if width else 0, fill=1 if filled else 0)
+        for x, y, text, font, size, align, color in texts:
+            c.setFillColor(Color(*color) if color else MARK_COLOR)
+            c.setFont(font, size)
+            draw = {"left": c.drawString, "center": c.drawCentredString, "right": c.drawRightString}[align]
+            draw(x * MM, y * MM, text)
+        c.restoreState()
+
+    def page(self):
+        self.c.showPage()
+        self._compress_last_page()
+
+    # --- pages kept by the build cache (pagecache.py) ----------------------------------------
+    def seed_fonts(self, fonts: dict[str, str]) -> None:
+        """Give each font all its characters now, in the order given, so the code of every
+        character (and so every page's bytes) no longer depends on which page drew it first."""
+        doc = self.c._doc
+        for name, chars in fonts.items():
+            font = pdfmetrics.getFont(name)
+            if not font._dynamicFont:
+                continue
+            for subset, _ in font.splitString(chars, doc):
+                font.getSubsetInternalName(subset, doc)
+            state = font.state[doc]
+            for subset in range(len(state.subsets)):
+                font.getSubsetInternalName(subset, doc)
+        self._seeded = {name: self._font_codes(name) for name in fonts}
+        self._seeded_fonts = len(doc.fontMapping)
+
+    def _font_codes(self, name):
+        font = pdfmetrics.getFont(name)
+        state = getattr(font, "state", {}).get(self.c._doc)
+        return state.nextCode if state is not None else None
+
+    def draw_page(self, page, slug_font: str) -> None:
+        """Draw a sheet page (pagecache.SheetPage) without ending it."""
+        for slot, body, card_h, shape in page.cards:
+            self.card(slot, body, card_h, shape)
+        self.ticks(page.ticks)
+        self.marks(page.marks)
+        self.cut_lines(page.cuts)
+        if page.slug:
+            self.slug(page.slug[0], page.slug[1], slug_font)
+
+    def record_page(self, images: list):
+        """End the page drawn with draw_page and return it as a cache entry, or None when the
+        page did more to the document than an entry can replay."""
+        from ..build.cache import Entry
+
+        c = self.c
+        forms, gstates = list(c._formsinuse), list(c._extgstate._c.items())
+        clean = not (c._colorsUsed or c._shadingUsed or c._annotationrefs or c._psCommandsBeforePage
+                     or c._psCommandsAfterPage)
+        self.page()
+        # a character or font the seeding missed: this page changed the font state, so it
+        # (and, as the state no longer matches the keys, every later page) is not kept
+        moved = not hasattr(self, "_seeded") or len(c._doc.fontMapping) != self._seeded_fonts or \
+            any(self._font_codes(name) != codes for name, codes in self._seeded.items())
+        page = c._doc.Pages.pages[-1]
+        contents = getattr(page, "Contents", None)
+        if not clean or moved or contents is None or not isinstance(contents.content, bytes):
+            return None
+        return Entry(contents.content, forms, images, gstates)
+
+    def replay_page(self, entry) -> None:
+        """Put a kept page into the document as drawing it would: its images registered in
+        the same order, its forms and transparency states in its resources, its stream."""
+        c = self.c
+        if entry.images:
+            code = c._code
+            c._code = []
+            for src in entry.images:
+                c.drawImage(self.images.get(src, src), 0, 0, 1, 1, mask="auto")
+            c._code = code
+        c._formsinuse = list(entry.forms)
+        for t, name in entry.gstates:
+            c._extgstate._c[tuple(t)] = name
+        c.showPage()
+        page = c._doc.Pages.pages[-1]
+        contents = pdfdoc.PDFStream()
+        contents.content = entry.content
+        contents.filters = [_AlreadyFlate()]
+        page.Contents = contents
+        page.stream = None
+
+    def _compress_last_page(self):
+        """reportlab keeps every page's drawing as text until save(); compressing it now
+        (exactly as save() would) keeps a 10,000-card build's memory small. If reportlab's
+        internals ever differ, the page is simply left for save() to compress."""
+        pages = getattr(getattr(self.c._doc, "Pages", None), "pages", None)
+        if not pages:
+            return
+        page = pages[-1]
+        stream = getattr(page, "stream", None)
+        if not isinstance(stream, str) or getattr(page, "Contents", None) or not page.compression:
+            return
+        contents = pdfdoc.PDFStream()
+        contents.content = zlib.compress(stream.encode("utf8"))
+        contents.filters = [_AlreadyFlate()]
+        page.Contents = contents
+        page.stream = None
+
+    def save(self):
+        self.c.save()
+
+
+class BoardCanvas(CardCanvas):
+    """A board's PDF: an assembly page, then one page per tile (or a single poster page),
+    each showing its window of the board form, drawn once for all of them."""
+
+    def assembly(self, layout, form: str, title: str, font: str, sides: int):
+        """A page showing the whole board small, the tiles over it with their labels, and
+        how to put them together."""
+        W, H = layout.page
+        c = self.c
+        c.setPageSize((W * MM, H * MM))
+        c.saveState()
+        c.setFillColor(MARK_COLOR)
+        c.setFont(font, 14)
+        c.drawString(15 * MM, (H - 20) * MM, f"{title}: assembly")
+        c.setFont(font, 9)
+        steps = [f"{len(layout.tiles)} pages, {layout.cols} across and {layout.rows} down"
+                 + (f", for each of the {sides} sides." if sides > 1 else "."),
+                 "Print at 100 % (actual size), single-sided.",
+                 "Each page but the first of its row and column has a dashed 'cut' line: cut it there,",
+                 f"lay it over its neighbour so the + marks meet ({layout.overlap:g} mm overlap), and glue.",
+                 "Finally cut the board out along its crop marks."]
+        for i, line in enumerate(steps):
+            c.drawString(15 * MM, (H - 30 - 5 * i) * MM, line)
+        # the board small, with the tile windows over it (all of them inside the box)
+        bw, bh = layout.board
+        ux0 = min(t.window[0] for t in layout.tiles)
+        uy0 = min(t.window[1] for t in layout.tiles)
+        ux1 = max(t.window[0] + t.window[2] for t in layout.tiles)
+        uy1 = max(t.window[1] + t.window[3] for t in layout.tiles)
+        box_w, box_h, top = W - 30, H - 75, H - 60
+        k = min(box_w / (ux1 - ux0), box_h / (uy1 - uy0))
+        ox = (W - (ux1 - ux0) * k) / 2 - ux0 * k          # page x of board x = 0
+        oy = top - (box_h - (uy1 - uy0) * k) / 2 + uy0 * k  # page y of board y = 0
+        c.translate(ox * MM, (oy - bh * k) * MM)
+        c.scale(k, k)
+        c.doForm(form)
+        c.setLineWidth(0.8 / k)
+        c.setStrokeColor(MARK_COLOR)
+        for t in layout.tiles:
+            x, y, w, h = t.window
+            c.rect(x * MM, (bh - y - h) * MM, w * MM, h * MM, stroke=1, fill=0)
+            c.setFont(font, 14 / k)
+            c.drawCentredString((x + w / 2) * MM, (bh - y - h / 2) * MM, t.label)
+        c.restoreState()
+        self.page()
+
+    def tile(self, layout, t, form: str, board_h: float, label: str, font: str):
+        W, H = layout.page
+        c = self.c
+        c.setPageSize((W * MM, H * MM))
+        c.saveState()
+        x, y, w, h = t.clip
+        p = c.beginPath()
+        p.rect(x * MM, y * MM, w * MM, h * MM)
+        c.clipPath(p, stroke=0, fill=0)
+        a, b, cc, d, e, f = t.place
+        c.translate(e * MM, (f - board_h) * MM)
+        c.doForm(form)
+        c.restoreState()
+        if t.cuts:
+            c.saveState()
+            c.setStrokeColor(MARK_COLOR)
+            c.setLineWidth(0.6)
+            c.setDash([4, 3])
+            c.lines([(x0 * MM, y0 * MM, x1 * MM, y1 * MM) for (x0, y0), (x1, y1) in t.cuts])
+            c.setFont(font, 6)
+            for (x0, y0), (x1, y1) in t.cuts:
+                c.saveState()
+                if x0 == x1:   # a vertical cut: label it along the line
+                    c.translate((x0 - 1) * MM, (y0 + y1) / 2 * MM)
+                    c.rotate(90)
+                else:
+                    c.translate((x0 + x1) / 2 * MM, (y0 + 1) * MM)
+                c.setFillColor(MARK_COLOR)
+                c.drawCentredString(0, 0, "cut here, then lay over the next page and glue")
+                c.restoreState()
+            c.restoreState()
+        self.ticks(t.marks)
+        c.saveState()
+        c.setFillColor(SLUG_COLOR)
+        c.setFont(font, 7)
+        c.drawString(x * MM, (y - 4.2) * MM, label)
+        # where this page goes: a small map of the tiles with this one filled
+        cell = min(2.2, 4.5 / (layout.rows * 0.8))
+        gx = x + w - layout.cols * cell
+        for tt in layout.tiles:
+            c.setStrokeColor(SLUG_COLOR)
+            c.setLineWidth(0.3)
+            c.setFillColor(SLUG_COLOR)
+            c.rect((gx + tt.col * cell) * MM, (y - 1.2 - (tt.row + 1) * cell * 0.8) * MM, cell * MM, cell * 0.8 * MM,
+                   stroke=1, fill=1 if tt is t else 0)
+        c.restoreState()
+        self.page()

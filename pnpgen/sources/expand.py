@@ -1,0 +1,153 @@
+"""Expand card entries into the physical cards to print: copies, codes and backs."""
+
+from __future__ import annotations
+
+from array import array
+from bisect import bisect_right
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..errors import InputError, Problem
+from .loader import CardData, DeckSource, GameSource
+
+
+@dataclass(frozen=True, slots=True)
+class PrintCard:
+    """One physical card: the entry it comes from, which copy it is, and its code."""
+
+    entry: CardData
+    code: str
+    copy: int          # 1-based copy number
+    front: str         # front template name
+    back: str | None   # back template name (None: single-sided)
+    unique_back: bool  # the back is drawn from this card's fields
+
+
+def assign_numbers(game: GameSource) -> dict[str, array]:
+    """Code numbers for every card entry of the game: pinned numbers first, then the
+    next free number in deck order. Returns {deck id: each entry's number, by entry index}."""
+    numbers = {deck.id: array("l", bytes(array("l").itemsize * len(deck.cards))) for deck in game.decks}
+    taken, problems = {}, []
+    for deck in game.decks:
+        for card in deck.cards:
+            if card.number is not None:
+                if card.number in taken:
+                    other = taken[card.number]
+                    problems.append(Problem(deck.doc.path, deck.doc.line(("cards", card.index, "number")),
+                                            f"number {card.number} is already used by {other}; numbers must be unique"))
+                taken[card.number] = f"{deck.id} cards[{card.index}]"
+                numbers[deck.id][card.index] = card.number
+    if problems:
+        raise InputError(problems)
+    nxt = 1
+    for deck in game.decks:
+        mine = numbers[deck.id]
+        for i in range(len(mine)):
+            if mine[i]:
+                continue
+            while nxt in taken:
+                nxt += 1
+            mine[i] = nxt
+            nxt += 1
+    return numbers
+
+
+def code_for(game: GameSource, number: int) -> str:
+    return f"{game.game.code}-{number:03d}"
+
+
+def expand(game: GameSource, deck: DeckSource, numbers: dict) -> PrintCards:
+    """The deck's physical cards, in deck-file order, copies together."""
+    return PrintCards(game.game.code, deck, numbers[deck.id])
+
+
+class PrintCards(Sequence):
+    """A deck's physical cards (or a run of them), made from its entries when asked for
+    rather than kept: a 20,000-card deck is then not 20,000 PrintCards and codes held for
+    the whole build. A slice is another such run; iterating makes each entry's CardData once
+    for all its copies."""
+
+    __slots__ = ("prefix", "deck", "numbers", "starts", "lo", "hi")
+
+    def __init__(self, prefix: str, deck: DeckSource, numbers: array):
+        self.prefix, self.deck, self.numbers = prefix, deck, numbers
+        self.starts, total = array("l"), 0      # each entry's first card, counting copies
+        for count in _counts(deck.cards):
+            self.starts.append(total)
+            total += count
+        self.lo, self.hi = 0, total
+
+    def __len__(self) -> int:
+        return self.hi - self.lo
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            lo, hi, step = i.indices(len(self))
+            if step != 1:
+                return [self[j] for j in range(lo, hi, step)]
+            run = PrintCards.__new__(PrintCards)     # the same cards, another run of them
+            run.prefix, run.deck, run.numbers, run.starts = self.prefix, self.deck, self.numbers, self.starts
+            run.lo, run.hi = self.lo + lo, self.lo + max(lo, hi)
+            return run
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError("card index out of range")
+        at = self.lo + i
+        j = bisect_right(self.starts, at) - 1
+        return self._card(self.deck.cards[j], at - self.starts[j] + 1)
+
+    def __iter__(self):
+        if self.lo >= self.hi:
+            return
+        at = self.lo
+        j = bisect_right(self.starts, at) - 1
+        while at < self.hi:
+            entry = self.deck.cards[j]
+            for n in range(at - self.starts[j] + 1, entry.count + 1):
+                yield self._card(entry, n)
+                at += 1
+                if at >= self.hi:
+                    return
+            j += 1
+
+    def __repr__(self) -> str:
+        return f"<PrintCards {self.deck.id} [{self.lo}:{self.hi}]>"
+
+    def looks(self) -> set[tuple[str, str | None, bool]]:
+        """The distinct (front, back, unique back) of these cards, read from their entries'
+        templates without making each card."""
+        if self.lo >= self.hi:
+            return set()
+        first, last = bisect_right(self.starts, self.lo) - 1, bisect_right(self.starts, self.hi - 1)
+        cards = self.deck.cards
+        if hasattr(cards, "templates"):    # a CardTable: straight from its columns
+            rows = zip(cards.counts[first:last], cards.templates[first:last], cards.backs[first:last])
+        else:
+            rows = ((c.count, c.template, c.back) for c in cards[first:last])
+        return {(front,) + self._back(back) for count, front, back in set(rows) if count}
+
+    def _back(self, own: str | None) -> tuple[str | None, bool]:
+        common = self.deck.deck.back
+        if own:
+            return own, True
+        if common:
+            return common.template, common.per_card
+        return None, False
+
+    def _card(self, entry: CardData, n: int) -> PrintCard:
+        code = f"{self.prefix}-{self.numbers[entry.index]:03d}"
+        return PrintCard(entry, code, n, entry.template, *self._back(entry.back))
+
+
+def looks(cards) -> set[tuple[str, str | None, bool]]:
+    """The distinct (front, back, unique back) of some physical cards: a deck's PrintCards
+    reads them off its entries, a list (a reprint's chosen cards) card by card."""
+    if isinstance(cards, PrintCards):
+        return cards.looks()
+    return {(c.front, c.back, c.unique_back) for c in cards}
+
+
+def _counts(cards):
+    counts = getattr(cards, "counts", None)     # a CardTable's column, without making each CardData
+    return counts if counts is not None else [c.count for c in cards]

@@ -1,0 +1,401 @@
+"""Load and validate a game folder: game.yaml, its decks and the templates they use.
+
+Everything that can be checked without drawing is checked here, so that a build either
+fails before writing anything or runs to the end."""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import validation, yamlsrc
+from ..errors import InputError, Problem, did_you_mean
+from .models import MAX_CARDS, MAX_COUNT, RESERVED, Board, Deck, FieldSpec, Game, Template
+
+
+@dataclass(slots=True)
+class CardData:
+    """One card entry of a deck file, validated, with defaults filled in."""
+
+    index: int            # position in the deck file
+    line: int | None      # line of the entry in the deck file
+    fields: dict          # field values (declared fields only)
+    count: int
+    template: str
+    back: str | None      # a back template for this card alone
+    number: int | None    # pinned code number
+    own_template: bool = True  # the card names its template (else the deck's applies)
+
+
+class CardTable(Sequence):
+    """A deck file's card entries, kept column by column: a list of values per field and an
+    array per setting. Indexing gives a CardData, made afresh. A 20,000-card deck takes about
+    60 bytes a card here plus its distinct values, against 340 as one CardData and dict each;
+    repeated text is kept once by the YAML loader (yamlsrc), so columns mostly hold pointers."""
+
+    def __init__(self, names):
+        self.names = tuple(names)                  # the deck's declared fields, in order
+        self.values = [[] for _ in self.names]     # one column per field
+        self.lines = array("l")                    # 0: no line
+        self.counts = array("l")
+        self.numbers = array("l")                  # 0: no pinned number
+        self.templates: list[str] = []             # (the same few names, shared)
+        self.backs: list[str | None] = []
+        self.own = bytearray()                     # the card names its own template
+
+    def append(self, card: CardData) -> None:
+        if card.index != len(self.counts) or tuple(card.fields) != self.names:
+            raise ValueError("cards are appended in deck order, with the deck's fields")
+        for column, value in zip(self.values, card.fields.values()):
+            column.append(value)
+        self.lines.append(card.line or 0)
+        self.counts.append(card.count)
+        self.numbers.append(card.number or 0)
+        self.templates.append(card.template)
+        self.backs.append(card.back)
+        self.own.append(card.own_template)
+
+    def __len__(self) -> int:
+        return len(self.counts)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError("card index out of range")
+        return CardData(i, self.lines[i] or None, {n: col[i] for n, col in zip(self.names, self.values)},
+                        self.counts[i], self.templates[i], self.backs[i], self.numbers[i] or None, bool(self.own[i]))
+
+
+@dataclass
+class DeckSource:
+    id: str
+    path: Path
+    doc: yamlsrc.Doc
+    deck: Deck
+    size: tuple[float, float]
+    cards: Sequence[CardData]     # a CardTable when read from a deck file
+
+
+@dataclass
+class TemplateSource:
+    name: str
+    path: Path
+    doc: yamlsrc.Doc
+    template: Template
+
+
+@dataclass
+class BoardSource:
+    id: str
+    path: Path
+    doc: yamlsrc.Doc
+    board: Board
+
+
+@dataclass
+class GameSource:
+    id: str
+    root: Path
+    doc: yamlsrc.Doc
+    game: Game
+    decks: list[DeckSource] = field(default_factory=list)
+    boards: list[BoardSource] = field(default_factory=list)
+    templates: dict[str, TemplateSource] = field(default_factory=dict)
+
+    def rel(self, path: Path) -> str:
+        """A path as shown in messages: relative to the working directory when possible."""
+        return _shown(path)
+
+
+def _shown(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def discover(cards_dir: Path) -> list[str]:
+    """Game ids: the folders under cards/ that hold a game.yaml, by name."""
+    if not cards_dir.is_dir():
+        return []
+    return sorted(p.name for p in cards_dir.iterdir() if (p / "game.yaml").is_file())
+
+
+def load_game(cards_dir: Path, templates_dir: Path, game_id: str) -> GameSource:
+    root = cards_dir / game_id
+    gpath = root / "game.yaml"
+    if not gpath.is_file():
+        known = discover(cards_dir)
+        raise InputError.at(_shown(cards_dir), None,
+                            f"no game '{game_id}' (no {game_id}/game.yaml){did_you_mean(game_id, known)}")
+    doc = yamlsrc.load(gpath, _shown(gpath))
+    if not isinstance(doc.data, dict):
+        raise doc.error((), "game.yaml should be a mapping of settings (title:, code:, ...)")
+    game = validation.validate(Game, doc)
+    src = GameSource(game_id, root, doc, game)
+    problems: list[Problem] = []
+
+    deck_paths = _deck_paths(src, problems)
+    template_dirs = [templates_dir / game_id, templates_dir / "shared"]
+    for path in deck_paths:
+        try:
+            src.decks.append(_load_deck(src, path))
+        except InputError as exc:
+            problems += exc.problems
+    for path in _file_paths(src, "boards", problems, required=False):
+        try:
+            doc = yamlsrc.load(path, _shown(path))
+            if not isinstance(doc.data, dict):
+                raise doc.error((), "a board file should be a mapping with name:, size: and template:")
+            src.boards.append(BoardSource(path.stem, path, doc, validation.validate(Board, doc)))
+        except InputError as exc:
+            problems += exc.problems
+    if problems:
+        raise InputError(problems)
+
+    # the templates the decks and boards name, found in templates/<game>/ then templates/shared/
+    wanted: dict[str, list[tuple[DeckSource, int | None]]] = {}
+    for deck in src.decks:
+        for card in deck.cards:
+            # a deck-wide template is reported at the deck's `template:` line, where it is written
+            line = card.line if card.own_template else deck.doc.line(("template",))
+            wanted.setdefault(card.template, []).append((deck, line))
+            if card.back:
+                wanted.setdefault(card.back, []).append((deck, card.line))
+        if deck.deck.back:
+            wanted.setdefault(deck.deck.back.template, []).append((deck, deck.doc.line(("back", "template"))))
+    for board in src.boards:
+        for key in ("template", "back"):
+            name = getattr(board.board, key)
+            if name:
+                wanted.setdefault(name, []).append((board, board.doc.line((key,))))
+    available = {}
+    for tdir in reversed(template_dirs):
+        if tdir.is_dir():
+            for p in sorted(tdir.glob("*.yaml")):
+                available[p.stem] = p
+    for name in sorted(wanted):
+        if name not in available:
+            deck, line = wanted[name][0]
+            problems.append(Problem(_shown(deck.path), line,
+                                    f"unknown template '{name}'{did_you_mean(name, available)}; templates live in "
+                                    f"{_shown(template_dirs[0])}/ or {_shown(template_dirs[1])}/"))
+            continue
+        try:
+            src.templates[name] = _load_template(name, available[name])
+        except InputError as exc:
+            problems += exc.problems
+    if problems:
+        raise InputError(problems)
+    for deck in src.decks:
+        for name in sorted({c.template for c in deck.cards} | {c.back for c in deck.cards if c.back}
+                           | ({deck.deck.back.template} if deck.deck.back else set())):
+            tpl = src.templates[name]
+            if tpl.template.size and _differs(tpl.template.size, deck.size) and not deck.deck.pack:
+                problems.append(Problem(_shown(tpl.path), tpl.doc.line(("size",)),
+                                        f"template is for {tpl.template.size[0]:g} x {tpl.template.size[1]:g} mm "
+                                        f"cards but deck '{deck.id}' has {deck.size[0]:g} x {deck.size[1]:g} mm"))
+    if problems:
+        raise InputError(problems)
+    return src
+
+
+def _differs(a, b):
+    return abs(a[0] - b[0]) > 0.01 or abs(a[1] - b[1]) > 0.01
+
+
+def _deck_paths(src: GameSource, problems) -> list[Path]:
+    return _file_paths(src, "decks", problems, required=True)
+
+
+def _file_paths(src: GameSource, kind: str, problems, required: bool) -> list[Path]:
+    """The game's deck or board files: as listed in game.yaml, or <kind>/*.yaml by name."""
+    listed = getattr(src.game, kind)
+    if listed is None:
+        paths = sorted((src.root / kind).glob("*.yaml"))
+        if not paths and required:
+            problems.append(Problem(_shown(src.doc.path), None,
+                                    f"the game has no {kind}: add {kind}/<name>.yaml or list them under {kind}:"))
+        return paths
+    out = []
+    for i, rel in enumerate(listed):
+        try:
+            path = confined(src.root, rel)
+        except ValueError as exc:
+            problems.append(Problem(src.doc.path, src.doc.line((kind, i)), str(exc)))
+            continue
+        what = kind[:-1]
+        if not path.is_file():
+            problems.append(Problem(src.doc.path, src.doc.line((kind, i)), f"{what} file '{rel}' not found"))
+            continue
+        if any(p.stem == path.stem for p in out):
+            problems.append(Problem(src.doc.path, src.doc.line((kind, i)),
+                                    f"a {what} named '{path.stem}' is already listed; {what} file names must differ"))
+            continue
+        out.append(path)
+    return out
+
+
+def confined(root: Path, rel: str) -> Path:
+    """`rel` resolved inside `root`; anything that escapes the game folder is refused."""
+    if not isinstance(rel, str) or not rel:
+        raise ValueError("expected a file path relative to the game folder")
+    path = (root / rel).resolve()
+    try:
+        path.relative_to(root.resolve())
+    except ValueError:
+        raise ValueError(f"'{rel}' points outside the game folder; keep files inside {root.name}/") from None
+    return path
+
+
+def _load_deck(src: GameSource, path: Path) -> DeckSource:
+    shown = _shown(path)
+    entries = _Entries()
+    stream = yamlsrc.Stream("cards", entries.take)
+    doc = yamlsrc.load(path, shown, stream)      # the cards checked as they are read
+    if not isinstance(doc.data, dict):
+        raise doc.error((), "a deck file should be a mapping with name:, template:, fields: and cards:")
+    if stream.count is None or stream.late or not entries.ok:
+        # not a deck file whose cards are listed last, each a mapping: read it again, whole
+        doc = yamlsrc.load(path, shown)
+        raw = doc.data.get("cards")
+        entries = _Entries()
+        if isinstance(raw, list) and all(isinstance(c, dict) for c in raw):
+            # validated without its cards, which are checked one by one (no pydantic copy of each)
+            entries.start(doc, validation.validate(Deck, doc, {**doc.data, "cards": [{}]}))
+        else:
+            deck = validation.validate(Deck, doc)   # (its errors say what is wrong with the cards: list)
+            entries.start(doc, deck)
+            raw = deck.cards
+        for i, item in enumerate(raw):
+            raw[i] = None     # from here each entry lives on only as its row of the table
+            entries.take(doc, i, item, None)
+    doc.data = None
+    deck, cards, problems = entries.deck, entries.cards, entries.problems
+    if entries.total > MAX_CARDS:
+        problems.append(Problem(doc.path, doc.line(("cards",)),
+                                f"the deck holds {entries.total} cards; the limit is {MAX_CARDS} per deck"))
+    if problems:
+        raise InputError(problems)
+    # from here on only the lines of entries (kept in an array) and of pinned numbers are
+    # asked for: drop what is left of the others (a list field's items)
+    doc.lines = {loc: line for loc, line in doc.lines.items()
+                 if len(loc) <= 2 or loc[0] != "cards" or loc[-1] == "number"}
+    deck = deck.model_copy(update={"cards": []})
+    return DeckSource(path.stem, path, doc, deck, deck.card_size or src.game.card_size, cards)
+
+
+class _Entries:
+    """A deck file's card entries, checked one by one into a CardTable: as the YAML parser
+    reads them (take, given to yamlsrc.Stream), or after a file was read whole."""
+
+    def __init__(self):
+        self.deck: Deck | None = None
+        self.cards: CardTable | None = None
+        self.problems: list[Problem] = []
+        self.total = 0         # cards, counting copies
+        self.ok = False        # every entry so far could be taken as it was read
+
+    def start(self, doc, deck: Deck) -> None:
+        self.deck, self.cards, self.ok = deck, CardTable(deck.fields), True
+        doc.rows["cards"] = array("l")     # each entry's line (0: on its list's line)
+
+    def take(self, doc, i: int, raw, head: dict | None) -> None:
+        if self.deck is None:
+            if i or not isinstance(raw, dict):
+                return
+            try:    # the deck's settings, as far as they are written before its cards
+                self.start(doc, validation.validate(Deck, doc, {**head, "cards": [{}]}))
+            except InputError:
+                return          # (read again whole, for the errors a whole read gives)
+        if not self.ok:
+            return
+        if not isinstance(raw, dict):
+            self.ok = False
+            return
+        try:
+            card = _card(self.deck, doc, i, raw)
+        except InputError as exc:
+            self.problems += exc.problems
+        else:
+            self.total += card.count
+            if not self.problems:      # (with a problem the deck is refused: no need to keep the rest)
+                self.cards.append(card)
+        doc.rows["cards"].append(doc.lines.pop(("cards", i), 0))
+        for key in raw:      # only the line of the entry, and of a pinned number, is asked for from here on
+            if key != "number":
+                doc.lines.pop(("cards", i, key), None)
+
+
+_TYPES = {
+    "text": (str,), "int": (int,), "number": (int, float), "bool": (bool,), "list": (list,),
+}
+
+
+def _card(deck: Deck, doc, i, raw) -> CardData:
+    loc = ("cards", i)
+    problems = []
+
+    def err(key, message):
+        problems.append(Problem(doc.path, doc.line(loc + ((key,) if key else ())), message))
+
+    allowed = set(deck.fields) | set(RESERVED)
+    for key in raw:
+        if key not in allowed:
+            err(key, f"cards[{i}]: unknown field '{key}'{did_you_mean(key, allowed)}; "
+                     "declare it under fields: at the top of the deck")
+    values = {}
+    for name, spec in deck.fields.items():
+        if name in raw:
+            value = raw[name]
+            message = _check_value(name, value, spec)
+            if message:
+                err(name, f"cards[{i}].{name}: {message}")
+            values[name] = value
+        elif spec.required:
+            err(None, f"cards[{i}]: required field '{name}' is missing")
+        else:
+            values[name] = spec.default
+    count = raw.get("count", 1)
+    if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_COUNT:
+        err("count", f"cards[{i}].count: expected a whole number from 0 to {MAX_COUNT}, got {count!r}")
+        count = 1
+    template = raw.get("template", deck.template)
+    if template is None:
+        err(None, f"cards[{i}]: no template; set template: on the card or on the deck")
+    elif not isinstance(template, str):
+        err("template", f"cards[{i}].template: expected a template name")
+    back = raw.get("back")
+    if back is not None and not isinstance(back, str):
+        err("back", f"cards[{i}].back: expected a template name")
+    number = raw.get("number")
+    if number is not None and (isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= 99999):
+        err("number", f"cards[{i}].number: expected a whole number from 1 to 99999")
+    if problems:
+        raise InputError(problems)
+    return CardData(i, doc.line(loc), values, count, template, back, number, "template" in raw)
+
+
+def _check_value(name: str, value, spec: FieldSpec) -> str | None:
+    if value is None:
+        return "is empty; give a value or remove the key" if spec.required else None
+    types = _TYPES[spec.type]
+    if isinstance(value, bool) and spec.type != "bool" or not isinstance(value, types):
+        return f"expected {spec.type}, got {value!r}"
+    if spec.type == "text" and len(value) > 5000:
+        return "text is longer than 5000 characters"
+    if spec.choices is not None and value not in spec.choices:
+        return f"{value!r} is not one of the allowed values{did_you_mean(value, spec.choices)}"
+    return None
+
+
+def _load_template(name: str, path: Path) -> TemplateSource:
+    doc = yamlsrc.load(path, _shown(path))
+    if not isinstance(doc.data, dict):
+        raise doc.error((), "a template should be a mapping with elements:")
+    return TemplateSource(name, path, doc, validation.validate(Template, doc))

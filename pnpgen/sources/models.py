@@ -1,0 +1,323 @@
+"""The YAML schema of a game folder, one class per file kind. Each key is an attribute
+with its validator and a docstring under it, so the schema documents itself (see
+`pnpgen schema`) and every error names the key it is about."""
+
+from __future__ import annotations
+
+import re
+import sys
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, Field, create_model, field_validator, model_validator
+from reportlab.lib.colors import toColor
+
+from ..elements import ELEMENTS
+from ..sheets.impose import check_back_offset
+from .validation import Schema, Size
+
+MAX_COUNT = 1000
+"""Most copies of one card."""
+MAX_CARDS = 20_000
+"""Most cards (copies included) in one deck."""
+
+NAME = r"^[a-z][a-z0-9_-]*$"
+
+
+HEX = re.compile(r"#[0-9a-fA-F]+")
+
+
+def to_color(spec: str):
+    """A reportlab colour from '#rrggbb', CSS's short '#rgb', or a colour name. reportlab
+    alone reads '#fff' as blue and '#rrggbbaa' as another colour, so hex is checked here."""
+    spec = spec.strip()
+    if spec.startswith("#"):
+        if not HEX.fullmatch(spec) or len(spec) not in (4, 7):
+            hint = ("transparency is not supported; give '#rrggbb'" if HEX.fullmatch(spec) and len(spec) == 9
+                    else "use '#rrggbb' (six hex digits) or '#rgb'")
+            raise ValueError(f"{spec!r} is not a colour: {hint}")
+        if len(spec) == 4:
+            spec = "#" + "".join(c * 2 for c in spec[1:])
+    try:
+        return toColor(spec)
+    except Exception:  # reportlab raises ValueError, AssertionError, ... on odd input
+        raise ValueError(f"{spec!r} is not a colour; use '#rrggbb' or a colour name") from None
+
+
+def _color(spec: str) -> str:
+    to_color(spec)
+    return spec
+
+
+ColorSpec = Annotated[str, AfterValidator(_color)]
+"""A colour written as '#rrggbb' or a colour name."""
+
+
+class _Entry(Schema):
+    """One entry of a template's `elements:` list: exactly one element key."""
+
+    @model_validator(mode="after")
+    def _exactly_one(self):
+        set_ = [k for k in type(self).model_fields if getattr(self, k) is not None]
+        if len(set_) != 1:
+            raise ValueError("each element is one of: " + ", ".join(type(self).model_fields)
+                             + (f" (this one has {', '.join(set_)})" if set_ else ""))
+        return self
+
+    @property
+    def element(self):
+        for k in type(self).model_fields:
+            value = getattr(self, k)
+            if value is not None:
+                return value
+
+
+def _summary(cls) -> str:
+    doc = (sys.modules[cls.__module__].__doc__ or "").strip()
+    return re.sub(r"\s+", " ", doc.split(":", 1)[-1].split(". ")[0]).strip().rstrip(".") + "."
+
+
+ElementEntry = create_model(
+    "ElementEntry", __base__=_Entry,
+    **{name: (cls | None, Field(None, description=_summary(cls))) for name, cls in ELEMENTS.items()})
+"""An element entry: one key per module of pnpgen/elements/."""
+for _cls in ELEMENTS.values():  # elements holding elements (slots' draw:) refer to ElementEntry
+    _cls.model_rebuild(_types_namespace={"ElementEntry": ElementEntry})
+
+
+class CodeMark(Schema):
+    """Where a card's code (e.g. SWM-017) is printed on the face."""
+
+    x: float | None = None
+    """Left edge of the code's box, mm (default: the trim's left)."""
+    y: float | None = None
+    """Baseline of the code, mm from the trim's top (default: 2.3 mm above the bottom)."""
+    w: float | None = None
+    """Width of the code's box, mm (default: the card's width)."""
+    align: Literal["left", "center", "right"] = "center"
+    """Alignment in the box."""
+    size: float = Field(4.5, ge=3, le=12)
+    """Font size, pt."""
+    color: str = "#555555"
+    """Colour of the code."""
+
+
+class Template(Schema):
+    """A layout template file: `templates/<game>/<name>.yaml` or `templates/shared/<name>.yaml`."""
+
+    size: Size | None = None
+    """The card size the template is drawn for; a deck of another size is an error (in a
+    packed deck, each card takes its front template's size)."""
+    shape: Literal["rect", "round"] = "rect"
+    """The component's outline: rect, or round (a disc inscribed in the size: tokens);
+    a round one is clipped, bled and cut round."""
+    code: CodeMark | Literal[False] = CodeMark()
+    """Where the card code is printed, or false to leave it off (a unique back prints it
+    too; a common back never does)."""
+    elements: list[ElementEntry] = Field(min_length=1, max_length=500)
+    """What to draw, bottom to top."""
+
+
+class Icon(Schema):
+    """An icon that text can draw inline as `:name:`."""
+
+    image: str | None = None
+    """A PNG or JPEG file in the game's folder."""
+    size: Size | None = None
+    """Design box of a vector icon, mm [w, h]; elements are placed in it."""
+    elements: list[ElementEntry] | None = None
+    """Shapes drawing a vector icon in its design box."""
+
+    @model_validator(mode="after")
+    def _one_kind(self):
+        if (self.image is None) == (self.elements is None):
+            raise ValueError("an icon has either image: or elements: (with size:)")
+        if self.elements is not None and self.size is None:
+            raise ValueError("a vector icon needs size: [w, h] for its elements")
+        return self
+
+
+class Game(Schema):
+    """`cards/<game>/game.yaml`: settings shared by every deck of a game."""
+
+    title: str = Field(min_length=1, max_length=120)
+    """The game's name, printed on each sheet's slug line."""
+    code: str = Field(pattern=r"^[A-Z][A-Z0-9]{1,5}$")
+    """Card-code prefix, 2 to 6 capitals: SWM gives SWM-001, SWM-002..."""
+    paper: Literal["letter", "a4"] = "letter"
+    """Paper size for the sheets (`pnpgen build --paper` overrides)."""
+    card_size: Size = Field("poker", validate_default=True)
+    """Default card size: poker, bridge, mini, mini-us, mini-eu, tarot, square, square-euro,
+    square-large, jumbo, business, or [w, h] in mm."""
+    bleed: float = Field(3.175, ge=0, le=10)
+    """Bleed around each card, mm (1/8 in by default)."""
+    safe: float = Field(3.175, ge=0, le=20)
+    """Safe-zone inset inside the trim, mm; templates can read it as `card.safe`."""
+    flip: Literal["long", "short"] = "long"
+    """Duplex flip edge the backs are laid out for."""
+    back_offset: tuple[float, float] = Field([0, 0], validate_default=True)
+    """Move every back page by [x, y] mm to cancel a duplex printer's error, as read off
+    `pnpgen calibrate`: x positive moves backs right and y positive moves them up, as seen
+    looking at the back page; fronts never move (`pnpgen build --back-offset X,Y` overrides)."""
+    layout: str | None = Field(None, min_length=1, max_length=200)
+    """A custom sheet layout for the card decks of its card size: a preset name
+    (business-10up-letter, poker-9up-a4) or a layout .yaml file in the game folder
+    (`pnpgen build --layout` overrides)."""
+    cut: Literal["auto", "shared", "gutter"] = "auto"
+    """shared: cards touch, one cut per line; gutter: full bleed round every card;
+    auto: whichever fits more cards (gutter on a tie)."""
+    printer_margin: float = Field(5, ge=0, le=25)
+    """Border of the page that a home printer cannot print, mm; nothing is put there."""
+    decks: list[str] | None = None
+    """Deck files in build order, relative to the game folder (default: decks/*.yaml by name)."""
+    boards: list[str] | None = None
+    """Board files, relative to the game folder (default: boards/*.yaml by name)."""
+    fonts: dict[str, str] = {}
+    """Extra fonts: name -> .ttf file in the game's folder."""
+    fallback_fonts: list[str] = Field(["sans"], max_length=10)
+    """Fonts tried in order for a character the text's own font lacks (before it is
+    reported as missing): built-in names or the game's `fonts`."""
+    icons: dict[str, Icon] = {}
+    """Inline icons, used in text as `:name:`."""
+    colors: dict[str, ColorSpec] = {}
+    """Named colours, usable wherever a colour is asked for."""
+    credits: str = ""
+    """A credits line (e.g. which content is reconstructed): the subject of every PDF of the
+    game, and shown by `pnpgen list`."""
+
+    @field_validator("back_offset", mode="before")
+    @classmethod
+    def _back_offset(cls, value: Any):
+        if not (isinstance(value, (list, tuple)) and len(value) == 2 and all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)):
+            raise ValueError("expected [x, y] in mm, e.g. [0.75, -0.5]")
+        return check_back_offset(*value)
+
+    @field_validator("icons", "colors", "fonts")
+    @classmethod
+    def _names(cls, value: dict):
+        for key in value:
+            if not re.match(NAME, key):
+                raise ValueError(f"name '{key}' should be lower-case letters, digits, - or _")
+        return value
+
+
+class FieldSpec(Schema):
+    """Declares one field that the deck's cards may carry."""
+
+    type: Literal["text", "int", "number", "bool", "list"] = "text"
+    """The value's type."""
+    required: bool = False
+    """Every card must give this field."""
+    default: Any = None
+    """Value for cards that do not give it."""
+    choices: list[Any] | None = None
+    """The only values allowed."""
+    description: str = ""
+    """What the field means (for humans and `pnpgen list`)."""
+
+
+class Back(Schema):
+    """The back of a deck's cards."""
+
+    template: str = Field(pattern=NAME)
+    """The back's layout template."""
+    per_card: bool = False
+    """Each card gets its own back drawn from its fields (e.g. a map on every card); otherwise
+    one common back is drawn once and reused."""
+
+
+RESERVED = {
+    "count": "copies of this card (default 1)",
+    "template": "front template for this card (default: the deck's)",
+    "back": "a back template for this card alone",
+    "number": "the number in this card's code (default: next free number)",
+}
+
+
+class Deck(Schema):
+    """`cards/<game>/decks/<deck>.yaml`: one deck of same-size cards."""
+
+    name: str = Field(min_length=1, max_length=120)
+    """The deck's name, printed on the slug line."""
+    template: str | None = Field(None, pattern=NAME)
+    """Front template used by cards that name none."""
+    back: Back | None = None
+    """The cards' back; leave it out for single-sided cards."""
+    card_size: Size | None = None
+    """Card size for this deck (default: the game's)."""
+    safe: float | None = Field(None, ge=0, le=20)
+    """Safe-zone inset for this deck's cards, mm (default: the game's; small tokens need less)."""
+    pack: bool = False
+    """Pack the cards densely, each at its front template's size and shape, with its own
+    bleed and a cut line round it, instead of a grid of one size: for tokens and counters
+    of several kinds sharing a sheet."""
+    fields: dict[str, FieldSpec] = {}
+    """The fields its cards may carry; any other key on a card is an error."""
+    cards: list[dict[str, Any]] = Field(min_length=1, max_length=MAX_CARDS)
+    """The cards: each a mapping of field values, plus count, template, back and number."""
+
+    @field_validator("fields")
+    @classmethod
+    def _field_names(cls, value: dict):
+        for key in value:
+            if not re.match(r"^[A-Za-z_][A-Za-z0-9_]*$", key):
+                raise ValueError(f"field name '{key}' must be letters, digits and _ (usable in templates)")
+            if key in RESERVED or key in ("card", "game", "deck", "colors"):
+                raise ValueError(f"field name '{key}' is reserved")
+        return value
+
+
+class HexGenerate(Schema):
+    """A seeded random hex map (pnpgen/maps/hexmap.py) whose rows fill one of the board's fields;
+    `pnpgen build --seed N` draws another."""
+
+    cols: int = Field(ge=2, le=60)
+    """Columns of hexes."""
+    rows: int = Field(ge=2, le=60)
+    """Rows of hexes."""
+    top: Literal["flat", "pointy"] = "flat"
+    """flat: straight columns, odd columns shoved down; pointy: straight rows, odd rows shoved right."""
+    shape: Literal["rect", "hexagon"] = "rect"
+    """rect: every hex of the grid; hexagon: a big hexagon of hexes around the centre, the rest off the board."""
+    seed: int = Field(1, ge=0, le=2**31)
+    """The seed: the same seed always gives the same map; it is printed on the board."""
+    players: int = Field(4, ge=1, le=8)
+    """Start Dens to place, as far apart as the board allows."""
+    weights: dict[str, float]
+    """Terrain code -> how often it is drawn (relative weights), e.g. {"1": 1, "5": 0.8}."""
+    den: str = "6"
+    """Terrain code of a Den (the start hexes)."""
+    water: str = "5"
+    """Terrain code that blocks movement; it never cuts the land in two."""
+    max_cluster: dict[str, int] = {}
+    """Terrain code -> the largest connected patch of it allowed (defaults in pnpgen/maps/hexmap.py)."""
+    field: str = Field("hexes", pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
+    """The field the map's rows go into (the template also sees `seed`)."""
+
+
+class Board(Schema):
+    """`cards/<game>/boards/<name>.yaml`: a board, mat or other sheet larger than a card,
+    drawn by a template and tiled over pages (or put whole on a poster page)."""
+
+    name: str = Field(min_length=1, max_length=120)
+    """The board's name, printed on each page."""
+    size: Size
+    """Trim size, mm [w, h] (or a size name)."""
+    template: str = Field(pattern=NAME)
+    """Template drawing the board (its elements placed in board millimetres)."""
+    back: str | None = Field(None, pattern=NAME)
+    """Template of the other side, if the board has two (printed as its own pages)."""
+    fields: dict[str, Any] = {}
+    """Values the template can use, e.g. a fixed map's rows or a title."""
+    hexmap: HexGenerate | None = None
+    """Generate a hex map into a field."""
+    overlap: float = Field(12, ge=6, le=50)
+    """How far neighbouring tiles overlap, mm; more than the printer's unprintable margin."""
+
+    @field_validator("fields")
+    @classmethod
+    def _field_names(cls, value: dict):
+        for key in value:
+            if not re.match(r"^[A-Za-z_][A-Za-z0-9_]*$", str(key)) or key in ("card", "game", "deck", "colors"):
+                raise ValueError(f"field name '{key}' must be letters, digits and _ and not a reserved name")
+        return value

@@ -1,0 +1,296 @@
+"""Safe YAML loading that remembers the line of every value.
+
+Card data is untrusted: we compose the node graph with PyYAML's safe loader, then build
+plain Python values ourselves, so that (1) no arbitrary objects can be constructed,
+(2) alias expansion is bounded ("billion laughs"), (3) duplicate keys are errors, and
+(4) every value's line is known, letting validation errors say `file:line`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import copy
+
+import yaml
+
+from ..errors import InputError
+
+MAX_FILE_BYTES = 5_000_000
+MAX_NODES = 200_000  # values produced after alias expansion, per file
+
+Path_ = tuple  # a location inside the document, e.g. ("cards", 3, "title")
+
+
+@dataclass
+class Doc:
+    """A loaded YAML file: its data and the line of each location in it."""
+
+    path: Path
+    data: object
+    lines: dict = field(default_factory=dict)
+    rows: dict = field(default_factory=dict)   # list key -> array of each item's line (0: none of its own)
+
+    def line(self, loc: Path_) -> int | None:
+        """The line of `loc`, or of its nearest enclosing value that has one."""
+        loc = tuple(loc)
+        while loc:
+            if loc in self.lines:
+                return self.lines[loc]
+            if len(loc) == 2 and loc[0] in self.rows and isinstance(loc[1], int) and 0 <= loc[1] < len(
+                    self.rows[loc[0]]) and self.rows[loc[0]][loc[1]]:
+                return self.rows[loc[0]][loc[1]]
+            loc = loc[:-1]
+        return self.lines.get(())
+
+    def error(self, loc: Path_, message: str) -> InputError:
+        return InputError.at(self.path, self.line(loc), message)
+
+
+@dataclass
+class Stream:
+    """Hand the items of one top-level list to `take` as they are read instead of keeping
+    them, so that a 20,000-card deck is never 20,000 raw mappings at once. `take(doc, i, item,
+    head)` gets each item with the top-level mapping as read so far (`head`: the keys written
+    before the list). When more top-level keys follow the list, `late` is set: the heads
+    `take` saw were not the whole mapping, and the caller reads the file again whole."""
+
+    key: str
+    take: Callable[[Doc, int, object, dict], None]
+    count: int | None = None     # items handed over (None: the list was not streamed)
+    late: bool = False
+
+
+def load(path: Path, display: Path | str | None = None, stream: Stream | None = None) -> Doc:
+    """Load one YAML file safely. Raises InputError on any problem."""
+    shown = display or path
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise InputError.at(shown, None, f"cannot read file: {exc.strerror}")
+    if size > MAX_FILE_BYTES:
+        raise InputError.at(shown, None, f"file is {size} bytes; the limit is {MAX_FILE_BYTES}")
+    try:
+        # the parser reads the file in pieces: a 3 MB deck file is never held whole, twice
+        # (as text, and as the UTF-8 bytes PyYAML would make of it for libyaml)
+        with open(path, "rb") as source:
+            return loads(source, shown, stream)
+    except OSError as exc:
+        raise InputError.at(shown, None, f"cannot read file: {exc.strerror}")
+
+
+# libyaml's parser when PyYAML has it (about 10x faster); the same safe constructor either way
+_Base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_tags: dict = {}
+
+
+class _Loader(_Base):
+    def resolve(self, kind, value, implicit):
+        # keys and repeated values resolve to the same tag: remember it (the regex scan is slow)
+        if kind is yaml.ScalarNode:
+            key = (value, implicit)
+            tag = _tags.get(key)
+            if tag is None:
+                if len(_tags) > 1024:    # keys and common values recur; card titles do not
+                    _tags.clear()
+                tag = _tags[key] = super().resolve(kind, value, implicit)
+            return tag
+        return super().resolve(kind, value, implicit)
+
+
+def loads(text, shown, stream: Stream | None = None) -> Doc:
+    """Parse `text` (a string, or a binary file open for reading) event by event into plain
+    values and their lines. No node graph is kept (a 20,000-card deck's graph would take
+    several times the memory of its values); with `stream`, the items of one top-level list
+    are not kept either (see Stream)."""
+    loader = _Loader(text)
+    doc = Doc(Path(str(shown)), None)
+    try:
+        loader.get_event()                                   # stream start
+        if loader.check_event(yaml.StreamEndEvent):
+            doc.lines[()] = 1
+            return doc
+        loader.get_event()                                   # document start
+        doc.data = _Builder(doc, loader, stream).value((), None)
+        loader.get_event()                                   # document end
+        if not loader.check_event(yaml.StreamEndEvent):
+            event = loader.peek_event()
+            raise InputError.at(shown, event.start_mark.line + 1, "a second YAML document ('---') is not "
+                                "allowed; keep one document per file")
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else None
+        problem = exc.problem or exc.context or "invalid YAML"
+        raise InputError.at(shown, line, f"invalid YAML: {problem}; check indentation, colons and quotes")
+    except yaml.reader.ReaderError as exc:     # bytes that are not UTF-8, or a control character
+        line = _line_at(text, exc.position)
+        if isinstance(exc.character, int) and exc.character >= 0 and "UTF" not in str(exc.reason):
+            raise InputError.at(shown, line, f"character U+{exc.character:04X} is not allowed in YAML "
+                                f"({exc.reason}); delete it, or write it as an escape in a quoted text") from None
+        raise InputError.at(shown, line, f"not UTF-8 text ({exc.reason}); save the file as UTF-8") from None
+    finally:
+        loader.dispose()
+    return doc
+
+
+def _line_at(source, offset: int) -> int | None:
+    """The line of a byte offset into `source` (a string or a binary file), for a reader error."""
+    try:
+        if isinstance(source, str):
+            data = source.encode("utf-8", "surrogatepass")[:offset]
+        else:
+            source.seek(0)
+            data = source.read(offset)
+        return data.count(b"\n") + 1
+    except (OSError, ValueError, TypeError):
+        return None
+
+
+_PLAIN_TAGS = {"tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"}
+_MERGE = "tag:yaml.org,2002:merge"
+
+
+class _Builder:
+    """Builds values from parser events, recording the line of every location. An alias
+    repeats its anchor's value (a copy) and lines, and counts toward MAX_NODES."""
+
+    def __init__(self, doc: Doc, loader, stream: Stream | None = None):
+        self.doc = doc
+        self.loader = loader
+        self.stream = stream
+        self.count = 0
+        self.anchors: dict[str, tuple] = {}   # anchor -> (value, [(relative loc, line)], size)
+        self.strings: dict[str, str] = {}
+
+    def _counted(self, n: int, line: int) -> None:
+        self.count += n
+        if self.count > MAX_NODES:
+            raise InputError.at(self.doc.path, line, f"document expands to more than {MAX_NODES} values "
+                                "(too many aliases?); simplify the anchors (&) and aliases (*)")
+
+    def value(self, loc, parent: int | None):
+        """The value at `loc`; its line is recorded only where it differs from `parent`'s
+        (Doc.line falls back to the nearest recorded ancestor, so nothing is lost, and a deck
+        of one-line card entries keeps one line a card instead of one a field)."""
+        event = self.loader.get_event()
+        line = event.start_mark.line + 1
+        if isinstance(event, yaml.AliasEvent):
+            if event.anchor not in self.anchors:
+                raise InputError.at(self.doc.path, line, f"unknown alias *{event.anchor}; define &{event.anchor} first")
+            value, lines, size = self.anchors[event.anchor]
+            self._counted(size, line)
+            for rel, at in lines:
+                self.doc.lines.setdefault(loc + rel, at)
+            return copy.deepcopy(value)
+        self._counted(1, line)
+        if line != parent or not loc:
+            self.doc.lines.setdefault(loc, line)
+        shown = self.doc.lines.get(loc, parent)   # the line a lookup of `loc` answers
+        start, count = len(self.doc.lines), self.count
+        if isinstance(event, yaml.ScalarEvent):
+            out = self.scalar(self._node(event))
+        elif isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+            if event.tag not in (None, "!") and event.tag not in _PLAIN_TAGS:
+                raise InputError.at(self.doc.path, line, f"YAML tag {event.tag!r} is not allowed; card data is "
+                                    "plain mappings, lists and values")
+            out = self.mapping(loc, shown) if isinstance(event, yaml.MappingStartEvent) else self.sequence(loc, shown)
+        else:   # pragma: no cover - the parser only yields the events above here
+            raise InputError.at(self.doc.path, line, "unexpected YAML structure")
+        if event.anchor:
+            lines = [(k[len(loc):], v) for k, v in list(self.doc.lines.items())[start - 1:] if k[:len(loc)] == loc]
+            self.anchors[event.anchor] = (out, lines, self.count - count + 1)
+        return out
+
+    def sequence(self, loc, line: int) -> list:
+        out = []
+        while not self.loader.check_event(yaml.SequenceEndEvent):
+            out.append(self.value(loc + (len(out),), line))
+        self.loader.get_event()
+        return out
+
+    def streamed(self, loc, own: int, head: dict) -> list:
+        """The top-level list at `loc`, its items handed to the stream as they are read; an
+        empty list stands in its place. (Its own line is recorded as value() would.)"""
+        event = self.loader.get_event()
+        line = event.start_mark.line + 1
+        self._counted(1, line)
+        if line != own:
+            self.doc.lines.setdefault(loc, line)
+        shown = self.doc.lines.get(loc, own)
+        i = 0
+        while not self.loader.check_event(yaml.SequenceEndEvent):
+            self.stream.take(self.doc, i, self.value(loc + (i,), shown), head)
+            i += 1
+        self.loader.get_event()
+        self.stream.count = i
+        return []
+
+    def mapping(self, loc, own: int) -> dict:
+        out, merged = {}, []
+        while not self.loader.check_event(yaml.MappingEndEvent):
+            event = self.loader.peek_event()
+            line = event.start_mark.line + 1
+            if not isinstance(event, yaml.ScalarEvent):
+                raise InputError.at(self.doc.path, line, "mapping keys must be plain words")
+            self.loader.get_event()
+            node = self._node(event)
+            if node.tag == _MERGE:                     # `<<: *base` merges a mapping's keys
+                value = self.value(loc + ("<<",), own)
+                for part in value if isinstance(value, list) else [value]:
+                    if not isinstance(part, dict):
+                        raise InputError.at(self.doc.path, line, "<< merges a mapping (or a list of them)")
+                    merged.append((part, line))
+                continue
+            key = self.scalar(node)
+            if isinstance(key, (int, float, bool)) or key is None:
+                key = str(event.value)
+            if key in out:
+                raise InputError.at(self.doc.path, line, f"duplicate key '{key}'; each key may appear once")
+            if line != own:
+                self.doc.lines[loc + (key,)] = line
+            if not loc and self.stream is not None:
+                if self.stream.count is not None:
+                    self.stream.late = True       # a key after the streamed list
+                elif key == self.stream.key and self._plain_list_next():
+                    out[key] = self.streamed((key,), line, out)
+                    continue
+            out[key] = self.value(loc + (key,), line)
+        self.loader.get_event()
+        if merged and not loc and self.stream is not None and self.stream.count is not None:
+            self.stream.late = True                    # merged keys come in after the streamed list
+        for part, line in merged:                      # keys written out win over merged ones
+            for key, value in part.items():
+                if key not in out:
+                    out[key] = value
+                    self.doc.lines.setdefault(loc + (key,), line)
+        return out
+
+    def _plain_list_next(self) -> bool:
+        """The next value is a list with no anchor (an anchored list is kept whole: an alias
+        may repeat it)."""
+        event = self.loader.peek_event()
+        return isinstance(event, yaml.SequenceStartEvent) and not event.anchor and \
+            event.tag in (None, "!", "tag:yaml.org,2002:seq")
+
+    def _node(self, event) -> yaml.ScalarNode:
+        tag = event.tag
+        if tag in (None, "!"):
+            tag = self.loader.resolve(yaml.ScalarNode, event.value, event.implicit)
+        return yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)
+
+    def scalar(self, node):
+        tag, value = node.tag, node.value
+        if tag == "tag:yaml.org,2002:str":
+            # plain text needs no constructor; a text that repeats (a type, a rules line) is
+            # kept once, however many cards carry it
+            return self.strings.setdefault(value, value)
+        if tag == "tag:yaml.org,2002:int" and value.isdigit() and (value[0] != "0" or value == "0"):
+            return int(value)  # plain decimals (PyYAML's general int reader is slow)
+        try:
+            return self.loader.construct_object(node, deep=True)
+        except yaml.YAMLError as exc:
+            raise InputError.at(self.doc.path, node.start_mark.line + 1,
+                                f"cannot read value {node.value!r}: {getattr(exc, 'problem', exc)}; "
+                                "quote it if it is text")
