@@ -214,7 +214,7 @@ def test_a_fold_over_standee_shows_the_figure_upright_on_both_panels(project):
     centre; the three fold lines run across at the panel joins."""
     from pnpgen import ops
     from pnpgen.build.game import load
-    from pnpgen.sources.expand import assign_numbers, expand
+    from pnpgen.game.expand import assign_numbers, expand
     from pnpgen.layout.layouter import Layouter
     game = load(project, "swamp-fox")
     deck = next(d for d in game.decks if d.id == "soldiers")

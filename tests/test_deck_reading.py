@@ -73,7 +73,7 @@ def test_a_deck_with_no_cards_still_reads(tmp_path):
 def test_a_duplicate_pinned_number_is_reported_at_its_number_line(tmp_path):
     deck = HEAD + "cards:\n  - title: One\n    number: 4\n  - title: Two\n    kind: a\n    number: 4\n"
     make_game(tmp_path, GAME, deck, {"face": FACE})
-    from pnpgen.sources.expand import assign_numbers
+    from pnpgen.game.expand import assign_numbers
     with pytest.raises(InputError) as err:
         assign_numbers(load(Project(tmp_path), "mini"))
     (problem,) = err.value.problems

@@ -96,7 +96,7 @@ def _text_game(tmp_path, title, extra_game=""):
 
 def _ops_of(project):
     from pnpgen.build.game import load
-    from pnpgen.sources.expand import assign_numbers, expand
+    from pnpgen.game.expand import assign_numbers, expand
     from pnpgen.layout.layouter import Layouter
     game = load(project, "mini")
     layouter = Layouter(game, game.decks[0])

@@ -15,7 +15,8 @@ from click.testing import CliRunner
 from pydantic import ValidationError
 
 from pnpgen.schema import json_schemas
-from pnpgen.sources import loader, yamlsrc
+from pnpgen.game import loader
+from pnpgen.sources import yamlsrc
 from pnpgen.build.game import Project, games, load
 from pnpgen.cli.commands import main
 from pnpgen.errors import InputError

@@ -7,7 +7,7 @@ import pytest
 
 from pnpgen import fonts, ops
 from pnpgen.build.game import Project, load
-from pnpgen.sources.expand import assign_numbers, expand
+from pnpgen.game.expand import assign_numbers, expand
 from pnpgen.layout.context import Expressions
 from pnpgen.layout.layouter import Layouter
 from pnpgen.layout.lint import check_template
@@ -224,7 +224,7 @@ def test_too_many_values_for_the_slots_is_located(tmp_path):
 
 def test_short_hex_colours_mean_what_they_mean_in_css():
     """reportlab alone reads '#fff' as blue; a designer means white."""
-    from pnpgen.sources.models import to_color
+    from pnpgen.game.models import to_color
     assert to_color("#fff").rgb() == (1.0, 1.0, 1.0)
     assert to_color("#f80").rgb() == to_color("#ff8800").rgb()
     with pytest.raises(ValueError, match="transparency is not supported"):

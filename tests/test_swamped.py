@@ -13,7 +13,7 @@ import pytest
 from pnpgen.maps import gridmap
 from pnpgen import presets
 from pnpgen.build.game import load
-from pnpgen.sources.expand import assign_numbers, expand
+from pnpgen.game.expand import assign_numbers, expand
 from pnpgen.sheets.impose import impose
 
 from .pdfread import code_centres

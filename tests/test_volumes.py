@@ -50,7 +50,7 @@ COUNTED = "name: Counted\ntemplate: face\nback: {template: back}\nfields:\n  tit
 
 def test_physical_cards_are_made_on_demand_and_agree_however_they_are_asked_for(tmp_path):
     from pnpgen.build.game import load
-    from pnpgen.sources.expand import assign_numbers, expand
+    from pnpgen.game.expand import assign_numbers, expand
 
     make_game(tmp_path, GAME, COUNTED, {"face": FACE, "back": BACK})
     game = load(Project(tmp_path), "mini")

@@ -18,7 +18,6 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
-from dataclasses import dataclass
 from pathlib import Path
 
 import reportlab
@@ -26,31 +25,11 @@ from reportlab.pdfbase import pdfmetrics
 
 from .. import ops
 from ..layout.fingerprint import Fingerprints
+from ..pdf.canvas import SheetPage
+from ..pdf.replay import Entry
 
 FORMAT = 1
 """Bumped when what is stored changes meaning."""
-
-
-@dataclass
-class SheetPage:
-    """Everything one page of a card sheet draws, in draw order: cards (slot, body, card
-    height, shape), then cut ticks, crop marks, cut lines and the slug."""
-
-    cards: list
-    ticks: tuple = ()
-    marks: tuple = ()
-    cuts: tuple = ()
-    slug: tuple | None = None     # (sheet, text)
-
-
-@dataclass
-class Entry:
-    """A drawn page as the PDF keeps it."""
-
-    content: bytes           # the Flate-compressed content stream
-    forms: list              # XObject names the page uses, in order
-    images: list             # image sources the page draws, in order (replayed to register them)
-    gstates: list            # transparency states [(key, value), name]
 
 
 def _salt() -> str:

@@ -24,7 +24,8 @@ from pathlib import Path
 
 from .. import fonts, presets
 from ..errors import InputError
-from ..sheets.impose import BACK_OFFSET_MAX, apply, check_back_offset, flip_transform
+from ..game.models import BACK_OFFSET_MAX, check_back_offset
+from ..sheets.impose import apply, flip_transform
 
 STEP = 0.25          # the resolution of a reading, mm
 RANGE = 4.0          # readings run from -RANGE to +RANGE, mm

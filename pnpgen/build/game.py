@@ -12,10 +12,10 @@ from pathlib import Path
 from typing import Callable
 
 from .. import fonts, presets
-from ..sources.expand import assign_numbers, expand, looks
+from ..game.expand import assign_numbers, expand, looks
 from ..layout.context import Expressions
 from ..errors import InputError, Notice, Problem
-from ..sources.loader import DeckSource, GameSource, _shown, discover, load_game
+from ..game.loader import DeckSource, GameSource, _shown, discover, load_game
 from ..sheets.impose import impose, pack
 from ..layout.layouter import Layouter, icon_forms
 from ..layout.lint import check_template
@@ -24,7 +24,8 @@ from ..layout.boards import board_card
 from ..pdf.canvas import BoardCanvas, CardCanvas
 from ..sheets.tile import poster, tile
 from ..layout.resources import Resources
-from .cache import PageCache, PageKeys, SheetPage, charset, font_key, page_images
+from .cache import PageCache, PageKeys, charset, font_key, page_images
+from ..pdf.canvas import SheetPage
 from .manifest import Manifest
 from ..rulebook.source import FILE as RULEBOOK
 
@@ -244,7 +245,7 @@ def _build_rulebook(game: GameSource, plans, boards, icons, res, outdir: Path, o
 
 def game_layout(game: GameSource):
     """The sheet layout game.yaml names: a preset, or a file inside the game folder."""
-    from ..sources.loader import confined
+    from ..game.loader import confined
     from ..sheets.custom_layout import is_path, load
 
     spec, line = game.game.layout, game.doc.line(("layout",))

@@ -11,7 +11,7 @@ import click
 from .. import __version__
 from ..build.game import Options, Project, build_loaded, check_rulebook, games, load
 from ..errors import InputError
-from ..sources.expand import assign_numbers, expand
+from ..game.expand import assign_numbers, expand
 from ..rules.ruleset import Violation, check_game
 
 

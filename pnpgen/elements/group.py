@@ -22,7 +22,7 @@ class Group(Element):
     """Turn the group counter-clockwise about its (0, 0), degrees."""
     mirror: bool = False
     """Flip the group left to right (before turning it)."""
-    draw: list["ElementEntry"]  # noqa: F821 - resolved by pnpgen.model
+    draw: list["ElementEntry"]  # noqa: F821 - resolved by pnpgen.elements
     """The elements, placed in the group's own millimetres (y down)."""
 
     def expressions_with_names(self):

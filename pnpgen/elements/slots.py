@@ -58,7 +58,7 @@ class Slots(Element):
     facing: Literal["out", "in"] = "out"
     """out: each value is read by someone beyond its edge (its foot towards the edge);
     in: read from the card's centre (its top towards the edge)."""
-    draw: list["ElementEntry"] | None = None  # noqa: F821 - resolved by pnpgen.model
+    draw: list["ElementEntry"] | None = None  # noqa: F821 - resolved by pnpgen.elements
     """What to draw at each slot, in a frame whose (0, 0) is the slot's centre and whose
     up points away from the value's reader; names `value`, `slot` and `index` are set.
     Default: the value as text, in `font`, `size` and `color`."""
@@ -139,7 +139,7 @@ class Slots(Element):
     def _drawn(self) -> list:
         if self.draw is not None:
             return self.draw
-        from ..sources.models import ElementEntry  # the default: the value as text, centred on the slot
+        from . import ElementEntry  # the default: the value as text, centred on the slot
         box = self.size * 25.4 / 72 * 2
         return [ElementEntry(text={"x": -box, "y": -box / 2, "w": 2 * box, "h": box, "text": "{{ value }}",
                                    "font": self.font, "size": self.size, "color": self.color,

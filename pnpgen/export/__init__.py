@@ -17,7 +17,7 @@ from pathlib import Path
 from .. import presets
 from ..build.game import Options
 from ..errors import InputError
-from ..sources.loader import GameSource
+from ..game.loader import GameSource
 from .faces import DeckFaces, Face, deck_faces, write_pages
 from .raster import render_pages
 

@@ -12,8 +12,8 @@ from reportlab.pdfgen.canvas import Canvas
 
 from .. import fonts
 from ..build.game import COMMON_BACK_FORM, Options, _prepare
-from ..sources.expand import PrintCard
-from ..sources.loader import GameSource
+from ..game.expand import PrintCard
+from ..game.loader import GameSource
 from ..ops import FormDef
 from ..pdf.canvas import MM, Painter
 

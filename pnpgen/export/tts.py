@@ -12,7 +12,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from ..sources.loader import GameSource
+from ..game.loader import GameSource
 from .faces import DeckFaces, Face, write_pages
 from .raster import render_pages
 

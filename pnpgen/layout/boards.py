@@ -5,9 +5,9 @@ or put whole on a poster page (tile.py) instead of imposed in a grid of cards.""
 from __future__ import annotations
 
 from ..errors import InputError
-from ..sources.expand import PrintCard
-from ..sources.loader import BoardSource, CardData, DeckSource, GameSource
-from ..sources.models import Deck, FieldSpec
+from ..game.expand import PrintCard
+from ..game.loader import BoardSource, CardData, DeckSource, GameSource
+from ..game.models import Deck, FieldSpec
 
 
 def board_fields(board: BoardSource, seed: int | None = None) -> dict:

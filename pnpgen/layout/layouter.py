@@ -16,8 +16,8 @@ from jinja2 import TemplateError, UndefinedError
 from .. import fonts, ops
 from .context import Context, Expressions
 from ..errors import InputError, LayoutError, Notice
-from ..sources.expand import PrintCard
-from ..sources.loader import DeckSource, GameSource, TemplateSource
+from ..game.expand import PrintCard
+from ..game.loader import DeckSource, GameSource, TemplateSource
 from .resources import Resources
 
 ICON = "icon:"

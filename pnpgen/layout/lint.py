@@ -9,7 +9,7 @@ import math
 from jinja2 import TemplateError, meta
 
 from ..errors import InputError, Notice, did_you_mean
-from ..sources.loader import DeckSource, GameSource, TemplateSource
+from ..game.loader import DeckSource, GameSource, TemplateSource
 
 BUILTIN_NAMES = {"card", "game", "deck", "colors"}
 """Names every template sees beside the deck's fields (see `pnpgen schema variables`)."""

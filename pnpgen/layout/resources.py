@@ -11,8 +11,8 @@ from reportlab.pdfbase import pdfmetrics
 
 from .. import fonts
 from ..errors import InputError, LayoutError, did_you_mean
-from ..sources.loader import GameSource, confined
-from ..sources.models import to_color
+from ..game.loader import GameSource, confined
+from ..game.models import to_color
 
 MAX_IMAGE_BYTES = 50_000_000
 MAX_IMAGE_PIXELS = 80_000_000

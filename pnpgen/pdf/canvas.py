@@ -4,6 +4,7 @@ become points only here."""
 from __future__ import annotations
 
 import zlib
+from dataclasses import dataclass
 
 from reportlab import rl_config
 from reportlab.lib.colors import Color
@@ -13,6 +14,18 @@ from reportlab.pdfgen.canvas import Canvas
 from .. import ops
 from ..sheets.impose import Sheet
 from ..layout.layouter import ICON
+
+@dataclass
+class SheetPage:
+    """Everything one page of a card sheet draws, in draw order: cards (slot, body, card
+    height, shape), then cut ticks, crop marks, cut lines and the slug."""
+
+    cards: list
+    ticks: tuple = ()
+    marks: tuple = ()
+    cuts: tuple = ()
+    slug: tuple | None = None     # (sheet, text)
+
 
 MM = 72 / 25.4
 rl_config.useA85 = 0  # binary streams: smaller files, same content
@@ -305,7 +318,7 @@ class CardCanvas(Painter):
     def record_page(self, images: list):
         """End the page drawn with draw_page and return it as a cache entry, or None when the
         page did more to the document than an entry can replay."""
-        from ..build.cache import Entry
+        from .replay import Entry
 
         c = self.c
         forms, gstates = list(c._formsinuse), list(c._extgstate._c.items())

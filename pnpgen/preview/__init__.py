@@ -16,7 +16,7 @@ from typing import Callable
 
 from ..build.game import Project
 from ..errors import InputError, did_you_mean
-from ..sources.loader import discover
+from ..game.loader import discover
 from ..revisions import Revision, open_revision
 from .live import Live
 from .server import HOST, PreviewServer

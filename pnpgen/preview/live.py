@@ -16,7 +16,7 @@ from typing import Callable
 
 from ..build.game import Project, load
 from ..errors import InputError, Notice, Problem
-from ..sources.loader import GameSource, discover
+from ..game.loader import GameSource, discover
 from ..revisions import GameChanges, Revision, compare_game
 from .changes import Pictures, changes_json, sources
 from .snapshot import FaceRef, Images, Snapshot, layout_warnings, take

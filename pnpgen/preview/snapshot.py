@@ -13,11 +13,11 @@ from pathlib import Path
 
 from ..build.game import Options, _prepare
 from ..errors import Notice
-from ..sources.expand import assign_numbers, code_for
+from ..game.expand import assign_numbers, code_for
 from ..export.faces import DeckFaces, Face, deck_faces, write_pages
 from ..export.raster import render_pages
 from ..layout.fingerprint import Fingerprints
-from ..sources.loader import GameSource, TemplateSource
+from ..game.loader import GameSource, TemplateSource
 from ..rules.ruleset import Violation, check_game
 
 INCH = 25.4

@@ -27,7 +27,7 @@ from typing import Callable
 
 from ..export.faces import DeckFaces, Face, deck_faces
 from ..layout.fingerprint import Fingerprints
-from ..sources.loader import GameSource
+from ..game.loader import GameSource
 from .built import PrintedFace
 from .revision import Revision
 

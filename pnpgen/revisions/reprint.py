@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..build.game import Options, _build_deck, _prepare, _remove, game_layout, put_in_place
-from ..sources.loader import GameSource
+from ..game.loader import GameSource
 from .compare import DeckChanges, GameChanges
 
 PREFIX = "reprint-"

@@ -17,7 +17,7 @@ from pathlib import Path
 from ..build.game import Project, load
 from ..errors import InputError, Problem
 from ..export.faces import DeckFaces, deck_faces
-from ..sources.loader import GameSource, discover
+from ..game.loader import GameSource, discover
 from ..build.manifest import NAME as MANIFEST
 
 PARTS = ("cards", "templates")

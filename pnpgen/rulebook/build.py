@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import presets
-from ..sources.loader import GameSource
+from ..game.loader import GameSource
 from . import booklet, document, source
 from .facts import Facts
 from .figures import Components

@@ -6,8 +6,8 @@ stage turns into `rulebook.md:line: ...`."""
 from __future__ import annotations
 
 from ..errors import did_you_mean
-from ..sources.expand import PrintCard
-from ..sources.loader import DeckSource, GameSource
+from ..game.expand import PrintCard
+from ..game.loader import DeckSource, GameSource
 
 NAME_FIELDS = ("title", "name")
 """Fields a card is named by in a rulebook (else its code)."""

@@ -13,8 +13,8 @@ from reportlab.platypus import Flowable
 
 from .. import ops
 from ..errors import LayoutError, did_you_mean
-from ..sources.expand import PrintCard
-from ..sources.loader import GameSource
+from ..game.expand import PrintCard
+from ..game.loader import GameSource
 from ..layout.layouter import Layouter
 from ..pdf.canvas import MM, Painter
 from .facts import NAME_FIELDS, RefError

@@ -19,8 +19,8 @@ from . import checks as C
 from .checks import CHECKS
 from .checks.base import RuleCard
 from ..errors import InputError, Problem, did_you_mean
-from ..sources.expand import assign_numbers, code_for
-from ..sources.loader import GameSource
+from ..game.expand import assign_numbers, code_for
+from ..game.loader import GameSource
 from ..sources.validation import Schema
 
 RULES_FILE = "rules.yaml"

@@ -18,7 +18,8 @@ from pathlib import Path
 
 from pydantic.json_schema import GenerateJsonSchema
 
-from ..sources import models, validation
+from ..game import models
+from ..sources import validation
 from .. import presets
 from . import reference
 from ..rules import ruleset

@@ -16,7 +16,7 @@ from pydantic import BaseModel
 from pydantic_core import PydanticUndefined
 
 from ..rules import checks, ruleset
-from ..sources import models
+from ..game import models
 from ..sheets import custom_layout
 from ..elements import ELEMENTS
 from ..layout.layouter import VARIABLES

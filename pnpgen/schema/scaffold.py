@@ -15,8 +15,8 @@ from . import json_schemas
 from ..sources import validation, yamlsrc
 from ..build.game import Project
 from ..errors import InputError
-from ..sources.loader import _shown
-from ..sources.models import NAME, Game
+from ..game.loader import _shown
+from ..game.models import NAME, Game
 
 RESERVED_IDS = {"shared": "templates/shared/ holds the templates every game may use"}
 """Game names that would clash with a folder pnpgen gives another meaning."""

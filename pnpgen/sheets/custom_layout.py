@@ -288,7 +288,7 @@ def load(spec: str) -> SheetLayout:
     and checked; InputError (`file:line: ...`) otherwise. A file may be anywhere (it is the
     user's own, named on the command line), but must be a regular YAML file; it is loaded
     as safely as card data."""
-    from ..sources.loader import _shown
+    from ..game.loader import _shown
     if is_path(spec):
         path = Path(spec).expanduser()
         if not path.exists():

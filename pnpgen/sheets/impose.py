@@ -29,9 +29,6 @@ MARK_MAX = 5.0
 TICK_BLEED = 1.0     # least outer bleed that still holds a cut tick, mm
 TICK_GAP = 0.3       # between the trim line and the start of a tick, mm
 SLUG_ROOM = 2.6      # height a slug line needs, mm
-BACK_OFFSET_MAX = 10.0
-"""Largest back offset on either axis, mm: a duplexer further off than this needs fixing,
-not correcting, and a larger shift would push backs off their bleed."""
 
 Affine = tuple  # (a, b, c, d, e, f): x' = a*u + c*v + e, y' = b*u + d*v + f
 
@@ -57,16 +54,6 @@ def flip_transform(page, flip: str) -> Affine:
     if flip == "long":   # portrait page turned about its long (vertical) side
         return (-1, 0, 0, 1, W, 0)
     return (1, 0, 0, -1, 0, H)   # turned about its short (horizontal) side
-
-
-def check_back_offset(x: float, y: float) -> tuple[float, float]:
-    """A back offset (mm) as floats, or ValueError saying what is wrong with it."""
-    for name, v in (("X", x), ("Y", y)):
-        if not math.isfinite(v):
-            raise ValueError(f"back offset {name} = {v} is not a number of mm")
-        if abs(v) > BACK_OFFSET_MAX:
-            raise ValueError(f"back offset {name} = {v:g} mm is outside -{BACK_OFFSET_MAX:g}..{BACK_OFFSET_MAX:g} mm")
-    return (float(x), float(y))
 
 
 def shift_slot(slot: "Slot", dx: float, dy: float) -> "Slot":

@@ -1,4 +1,3 @@
-"""Sources: read a game folder into validated models.
+"""Sources: read YAML (and later spreadsheets) safely, remembering where every value was written.
 
-Safe YAML with line numbers, one model per file kind, the loader, and the expansion of card
-entries into the physical cards to print (copies, codes, backs)."""
+The strict base model every file kind is declared with, and validation errors as `file:line` problems."""

@@ -4,16 +4,30 @@ with its validator and a docstring under it, so the schema documents itself (see
 
 from __future__ import annotations
 
+import math
 import re
-import sys
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, Field, create_model, field_validator, model_validator
+from pydantic import AfterValidator, Field, field_validator, model_validator
 from reportlab.lib.colors import toColor
 
-from ..elements import ELEMENTS
-from ..sheets.impose import check_back_offset
-from .validation import Schema, Size
+from ..elements import ElementEntry
+from ..sources.validation import Schema, Size
+
+BACK_OFFSET_MAX = 10.0
+"""Largest back offset on either axis, mm: a duplexer further off than this needs fixing,
+not correcting, and a larger shift would push backs off their bleed."""
+
+
+def check_back_offset(x: float, y: float) -> tuple[float, float]:
+    """A back offset (mm) as floats, or ValueError saying what is wrong with it."""
+    for name, v in (("X", x), ("Y", y)):
+        if not math.isfinite(v):
+            raise ValueError(f"back offset {name} = {v} is not a number of mm")
+        if abs(v) > BACK_OFFSET_MAX:
+            raise ValueError(f"back offset {name} = {v:g} mm is outside -{BACK_OFFSET_MAX:g}..{BACK_OFFSET_MAX:g} mm")
+    return (float(x), float(y))
+
 
 MAX_COUNT = 1000
 """Most copies of one card."""
@@ -50,38 +64,6 @@ def _color(spec: str) -> str:
 
 ColorSpec = Annotated[str, AfterValidator(_color)]
 """A colour written as '#rrggbb' or a colour name."""
-
-
-class _Entry(Schema):
-    """One entry of a template's `elements:` list: exactly one element key."""
-
-    @model_validator(mode="after")
-    def _exactly_one(self):
-        set_ = [k for k in type(self).model_fields if getattr(self, k) is not None]
-        if len(set_) != 1:
-            raise ValueError("each element is one of: " + ", ".join(type(self).model_fields)
-                             + (f" (this one has {', '.join(set_)})" if set_ else ""))
-        return self
-
-    @property
-    def element(self):
-        for k in type(self).model_fields:
-            value = getattr(self, k)
-            if value is not None:
-                return value
-
-
-def _summary(cls) -> str:
-    doc = (sys.modules[cls.__module__].__doc__ or "").strip()
-    return re.sub(r"\s+", " ", doc.split(":", 1)[-1].split(". ")[0]).strip().rstrip(".") + "."
-
-
-ElementEntry = create_model(
-    "ElementEntry", __base__=_Entry,
-    **{name: (cls | None, Field(None, description=_summary(cls))) for name, cls in ELEMENTS.items()})
-"""An element entry: one key per module of pnpgen/elements/."""
-for _cls in ELEMENTS.values():  # elements holding elements (slots' draw:) refer to ElementEntry
-    _cls.model_rebuild(_types_namespace={"ElementEntry": ElementEntry})
 
 
 class CodeMark(Schema):

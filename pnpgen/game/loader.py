@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import validation, yamlsrc
+from ..sources import validation, yamlsrc
 from ..errors import InputError, Problem, did_you_mean
 from .models import MAX_CARDS, MAX_COUNT, RESERVED, Board, Deck, FieldSpec, Game, Template
 
