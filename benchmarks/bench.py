@@ -206,7 +206,7 @@ def incremental(sizes=(1000, 10000), repeat=3):
 
 def boards(repeat=3):
     """Seconds to generate, lay out, tile and write a Swarm-style hex board, in process."""
-    from pnpgen.build.game import Options, Project, build_loaded, load
+    from pnpgen.build import Options, Project, build_loaded, load
     root = Path(__file__).resolve().parent.parent
     print(f"{'board':>10} {'hexes':>6} {'seconds':>8}")
     for cols, rows in ((10, 10), (20, 10)):
@@ -230,13 +230,14 @@ def boards(repeat=3):
 def rulebooks(repeat=3):
     """Seconds to lay out and write each bundled rulebook (and its booklet), in process,
     once the game's decks are prepared (as a build has them)."""
-    from pnpgen.build.game import Options, Project, _build_rulebook, _prepare, load
+    from pnpgen.build import Options, Project, load, plan_game
+    from pnpgen.build.rulebooks import build_rulebook
     from pnpgen.rulebook.source import find
     root = Path(__file__).resolve().parent.parent
     print(f"{'rulebook':>16} {'pages':>6} {'seconds':>8} {'+booklet':>9}")
     for game_id in sorted(p.name for p in (root / "cards").iterdir() if find(p)):
         game = load(Project(root), game_id)
-        res, icons, plans, boards_ = _prepare(game, Options())
+        plan = plan_game(game, Options())
         row = []
         for booklet in (False, True):
             with tempfile.TemporaryDirectory() as tmp:
@@ -244,8 +245,8 @@ def rulebooks(repeat=3):
                 for _ in range(repeat):
                     results.clear()
                     start = time.perf_counter()
-                    for tmpfile, _target in _build_rulebook(game, plans, boards_, icons, res, Path(tmp),
-                                                            Options(out=Path(tmp), booklet=booklet), results):
+                    for tmpfile, _target in build_rulebook(plan, Path(tmp), Options(out=Path(tmp), booklet=booklet),
+                                                           results):
                         Path(tmpfile).unlink()
                     times.append(time.perf_counter() - start)
                 row.append((min(times), results[0].pages))
@@ -255,7 +256,7 @@ def rulebooks(repeat=3):
 def exports(n=200):
     """PNG faces per second at 300 DPI and the time for a Tabletop Simulator deck, on a
     generated deck of n different cards (in process, every core)."""
-    from pnpgen.build.game import Project, load
+    from pnpgen.build import Project, load
     from pnpgen.export import export_game
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)

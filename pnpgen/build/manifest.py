@@ -33,13 +33,14 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import tempfile
 from pathlib import Path
 
-from .. import __version__
+from .. import __version__, files
 from ..errors import InputError
 from ..layout.fingerprint import Fingerprints
+from ..ops import FormDef
+from .plan import COMMON_BACK_FORM
 
 FORMAT = 1
 """Bumped when the manifest's meaning changes; a manifest of another format is refused."""
@@ -162,21 +163,13 @@ class Manifest:
         self.decks.append(record)
         return record
 
-    def empty_deck(self, deck, layouter, icons: dict) -> None:
+    def empty_deck(self, deck, forms: dict, common_back: FormDef | None) -> None:
         """A deck with no card to print: listed, with its common back, so that cards added to it
         later are compared with it."""
-        from .game import COMMON_BACK_FORM     # (build imports this module)
-        from ..ops import FormDef
-        forms = {**icons, **layouter.forms}
         record = self.deck(deck, forms)
-        if deck.deck.back and not deck.deck.back.per_card and not deck.deck.pack:
-            try:
-                body = layouter.layout(None, deck.deck.back.template)
-            except InputError:
-                return      # (the build draws no back for it, so it is no error here either)
-            forms.update(layouter.forms)
-            forms[COMMON_BACK_FORM] = FormDef(deck.size, tuple(body), True)
-            record.common_back(body)
+        if common_back is not None:
+            forms[COMMON_BACK_FORM] = common_back
+            record.common_back(list(common_back.body))
 
     def board(self, board, forms: dict, sides: list, layout, placed: dict) -> None:
         """A board: each side's digest (the form drawn on its pages) and the pieces of it each
@@ -212,24 +205,21 @@ class Manifest:
         """Write the manifest to a temporary file beside its target; returns (temporary, target)
         for the build to rename into place with the PDFs."""
         target = outdir / NAME
-        tmp = None
         try:
-            outdir.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=".manifest.", suffix=".json.part", dir=outdir)
-            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            tmp = files.temp_beside(target)
+        except InputError:
+            self.close()
+            raise
+        try:
+            with open(tmp, "w", encoding="utf-8", newline="\n") as f:
                 f.writelines(chunks(self.as_dict()))
                 f.write("\n")
-            os.chmod(tmp, 0o644)
-        except OSError as exc:
+            files.finish(tmp, target)
+        except (OSError, InputError) as exc:
+            files.remove_quietly(tmp)
+            raise (files.unwritable(target, exc) if isinstance(exc, OSError) else exc) from None
+        finally:
             self.close()
-            if tmp is not None:
-                try:
-                    os.unlink(tmp)
-                except OSError:
-                    pass
-            from .game import _unwritable
-            raise _unwritable(target, exc) from None
-        self.close()
         return tmp, target
 
     def close(self) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from .. import __version__
-from ..build.game import Options, Project, build_loaded, check_rulebook, games, load
+from ..build import Options, Project, build_loaded, check_rulebook, games, load
 from ..errors import InputError
 from ..game.expand import assign_numbers, expand
 from ..rules.ruleset import Violation, check_game

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import presets
-from ..build.game import Options
+from ..build import Options
 from ..errors import InputError
 from ..game.loader import GameSource
 from .faces import DeckFaces, Face, deck_faces, write_pages

@@ -11,7 +11,7 @@ from pathlib import Path
 from reportlab.pdfgen.canvas import Canvas
 
 from .. import fonts
-from ..build.game import COMMON_BACK_FORM, Options, _prepare
+from ..build import COMMON_BACK_FORM, Options, plan_game
 from ..game.expand import PrintCard
 from ..game.loader import GameSource
 from ..ops import FormDef
@@ -49,17 +49,19 @@ class DeckFaces:
 def deck_faces(game: GameSource, options: Options | None = None, boards: bool = False) -> list[DeckFaces]:
     """Every deck's distinct faces (one per card entry, not per copy); with `boards`, each
     board too, as a 'deck' of one face (side A) and its side B as that face's back."""
-    options = options or Options()
-    res, icons, plans, board_plans = _prepare(game, options)
+    plan = plan_game(game, options or Options())
+    res, icons = plan.resources, plan.icons
     out, board_faces = [], []
     if boards:
-        for board, layouter, card in board_plans:
+        for board_plan in plan.boards:
+            board, layouter, card = board_plan.source, board_plan.layouter, board_plan.card
             b = board.board
             sides = [Face("a", "front", b.name, 1, b.size, "rect", layouter.layout(card, b.template))]
             backs = [Face("b", "back", b.name, 1, b.size, "rect", layouter.layout(card, b.back))] if b.back else []
             board_faces.append(DeckFaces(board.id, b.name, False, sides, backs, None, {**icons, **layouter.forms},
                                          res.converted, board=True))
-    for deck, layouter, cards in plans:
+    for deck_plan in plan.decks:
+        deck, layouter, cards = deck_plan.source, deck_plan.layouter, deck_plan.cards
         firsts: list[PrintCard] = []
         seen = set()
         for card in cards:

@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from ..build.game import Project
+from ..build import Project
 from ..errors import InputError, did_you_mean
 from ..game.loader import discover
 from ..revisions import Revision, open_revision

@@ -14,7 +14,7 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ..build.game import Project, load
+from ..build import Project, load
 from ..errors import InputError, Notice, Problem
 from ..game.loader import GameSource, discover
 from ..revisions import GameChanges, Revision, compare_game

@@ -11,7 +11,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..build.game import Options, _prepare
+from ..build import Options, plan_game
 from ..errors import Notice
 from ..game.expand import assign_numbers, code_for
 from ..export.faces import DeckFaces, Face, deck_faces, write_pages
@@ -245,9 +245,10 @@ def layout_warnings(game: GameSource) -> list[Notice]:
     """What a build of the game warns about while drawing (text cut short to fit, characters
     no font has, text boxes in the cut's margin of error): the layouters' own warnings,
     gathered the way the build gathers them, every copy of every card laid out."""
-    res, icons, plans, boards = _prepare(game, Options())
+    plan = plan_game(game, Options())
     out, seen = [], set()
-    for deck, layouter, cards in plans:
+    for deck_plan in plan.decks:
+        deck, layouter, cards = deck_plan.source, deck_plan.layouter, deck_plan.cards
         for card in cards:
             layouter.layout(card, card.front)
             if card.back and (card.unique_back or deck.deck.pack):
@@ -255,10 +256,10 @@ def layout_warnings(game: GameSource) -> list[Notice]:
         if deck.deck.back and not deck.deck.back.per_card:
             layouter.layout(None, deck.deck.back.template)
         out += layouter.warnings
-    for board, layouter, card in boards:
-        for name in filter(None, (board.board.template, board.board.back)):
-            layouter.layout(card, name)
-        out += layouter.warnings
+    for board in plan.boards:
+        for name in board.sides:
+            board.layouter.layout(board.card, name)
+        out += board.layouter.warnings
     unique = []
     for notice in out:
         if str(notice) not in seen:

@@ -7,7 +7,7 @@ built: a folder an earlier build wrote, read from its manifests) -> compare (car
 
 from __future__ import annotations
 
-from ..build.game import Project, games, load
+from ..build import Project, games, load
 from ..errors import InputError
 from .compare import KINDS, Change, DeckChanges, Drawn, GameChanges, compare_game, report
 from .revision import Revision, open_revision

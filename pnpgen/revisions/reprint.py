@@ -10,7 +10,9 @@ import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ..build.game import Options, _build_deck, _prepare, _remove, game_layout, put_in_place
+from .. import files
+from ..build import Options, plan_game, with_game_layout
+from ..build.decks import build_deck
 from ..game.loader import GameSource
 from .compare import DeckChanges, GameChanges
 
@@ -72,15 +74,13 @@ def reprint_game(changes: GameChanges, out: Path, options: Options | None = None
     if game is None:
         result.removed = _stale(outdir, set(), None)
         return result
-    options = options or Options()
-    if options.layout is None and game.game.layout:
-        options = replace(options, layout=game_layout(game))
+    options = with_game_layout(game, options or Options())
     options = replace(options, out=out, slug_note=f"reprint: changed since {changes.since}")
     by_deck = {d.id: d for d in changes.decks if not d.board}
-    res, icons, plans, _ = _prepare(game, options)
-    written: list[tuple[str, Path]] = []
-    try:
-        for deck, layouter, cards in plans:
+    plan = plan_game(game, options)
+    with files.Staged() as staged:
+        for deck_plan in plan.decks:
+            deck, cards = deck_plan.source, deck_plan.cards
             dc = by_deck.get(deck.id)
             if dc is None:
                 continue
@@ -89,17 +89,13 @@ def reprint_game(changes: GameChanges, out: Path, options: Options | None = None
                       or (back and c.back is not None and not c.unique_back and not deck.deck.pack)]
             if not chosen:
                 continue
-            r, temps = _build_deck(game, deck, layouter, icons, chosen, outdir, options)
+            r, temps = build_deck(game, deck_plan, chosen, plan.icons, outdir, options)
             targets = [(tmp, target.with_name(PREFIX + target.name)) for tmp, target in temps]
-            written += targets
+            staged.adopt(targets)
             codes = list(dict.fromkeys(c.code for c in chosen))
             result.decks.append(ReprintDeck(deck.id, deck.deck.name, [t for _, t in targets], len(chosen), r.sheets,
                                             r.pages, codes, list(r.warnings)))
-        put_in_place(written)
-        written = []
-    finally:
-        for tmp, _ in written:
-            _remove(tmp)
+        staged.commit()
     result.removed = _stale(outdir, {f for d in result.decks for f in d.files}, game)
     return result
 

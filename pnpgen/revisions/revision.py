@@ -14,7 +14,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..build.game import Project, load
+from ..build import Project, load
 from ..errors import InputError, Problem
 from ..export.faces import DeckFaces, deck_faces
 from ..game.loader import GameSource, discover

@@ -4,12 +4,10 @@ renames into place with the rest of the kit."""
 
 from __future__ import annotations
 
-import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .. import presets
+from .. import files, presets
 from ..game.loader import GameSource
 from . import booklet, document, source
 from .facts import Facts
@@ -45,43 +43,37 @@ def check(game: GameSource, components: Components, printed: dict, paper: str) -
 
 
 def write_rulebook(game: GameSource, components: Components, printed: dict, paper: str, outdir: Path,
-                   temp, want_booklet: bool) -> tuple[RulebookResult, list[tuple[str, Path]]] | None:
+                   want_booklet: bool) -> tuple[RulebookResult, list[tuple[str, Path]]] | None:
     """Write the game's rulebook to temporary files; returns the result and the
-    (temporary file, target) pairs to rename, or None when the game has no rulebook.
-    `temp(name)` makes a temporary file for out/<game>/<name>.pdf."""
+    (temporary file, target) pairs to rename, or None when the game has no rulebook."""
     path = source.find(game.root)
     if path is None:
         return None
     src = source.load(path, game.rel(path), Facts(game, printed))
-    subject = game.game.credits
     target = outdir / "rulebook.pdf"
-    tmp = temp("rulebook")
-    written = [(tmp, target)]
-    try:
+    with files.Staged() as staged:
+        tmp = staged.add(target)
         page = document.PageSpec.for_paper(presets.papers()[paper])
-        pages = document.write(tmp, src, game.game.title, components, page, subject)
-        os.chmod(tmp, 0o644)
+        pages = document.write(tmp, src, game.game.title, components, page, game.game.credits)
+        files.finish(tmp, target)
         result = RulebookResult(target, pages, src.missing_glyphs(list(FACES)))
         if want_booklet or src.front.booklet:
-            half = tempfile.mkstemp(prefix=".rulebook-half.", suffix=".pdf.part", dir=outdir)
-            os.close(half[0])
-            try:
-                document.write(half[1], src, game.game.title, components, document.PageSpec.for_paper(HALF[paper]),
-                               subject)
-                sheet_w, sheet_h = presets.papers()[paper]
-                btmp = temp("rulebook-booklet")
-                written.append((btmp, outdir / "rulebook-booklet.pdf"))
-                sides = booklet.impose(half[1], btmp, (sheet_h * document.MM, sheet_w * document.MM),
-                                       f"{src.front.title or game.game.title} - Rules (booklet)")
-            finally:
-                os.unlink(half[1])
-            os.chmod(btmp, 0o644)
-            result.booklet, result.sheets = outdir / "rulebook-booklet.pdf", sides // 2
-    except BaseException:
-        for t, _ in written:
-            try:
-                os.unlink(t)
-            except OSError:
-                pass
-        raise
+            result.booklet = outdir / "rulebook-booklet.pdf"
+            result.sheets = _write_booklet(game, src, components, paper, staged.add(result.booklet), result.booklet)
+        written, staged.written = staged.written, []
     return result, written
+
+
+def _write_booklet(game: GameSource, src, components: Components, paper: str, tmp: str, target: Path) -> int:
+    """The rules typeset again on half sheets and imposed for folding; returns the sheets."""
+    half = files.temp_beside(target.with_name("rulebook-half.pdf"))
+    try:
+        document.write(half, src, game.game.title, components, document.PageSpec.for_paper(HALF[paper]),
+                       game.game.credits)
+        sheet_w, sheet_h = presets.papers()[paper]
+        sides = booklet.impose(half, tmp, (sheet_h * document.MM, sheet_w * document.MM),
+                               f"{src.front.title or game.game.title} - Rules (booklet)")
+    finally:
+        files.remove_quietly(half)
+    files.finish(tmp, target)
+    return sides // 2

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from . import json_schemas
 from ..sources import validation, yamlsrc
-from ..build.game import Project
+from ..build import Project
 from ..errors import InputError
 from ..game.loader import _shown
 from ..game.models import NAME, Game

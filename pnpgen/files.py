@@ -1,0 +1,115 @@
+"""Output files, written safely: each is drawn into a temporary file beside its target and
+renamed into place only when complete, so a failed command leaves no half-written file;
+a folder that refuses is one located error that says what to do."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from .errors import InputError
+
+PART = ".part"
+"""The suffix of a file still being written (`.deck.x1y2.pdf.part`)."""
+
+
+def shown(path: Path | str) -> str:
+    """A path as a message shows it: relative to the working folder when it is inside it."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def unwritable(path: Path | str, exc: OSError) -> InputError:
+    """The error for an output that cannot be written, at the path that refused."""
+    return InputError.at(shown(path), None, f"cannot write here: {exc.strerror or exc}; choose another "
+                         "output folder with --out, or make this one writable")
+
+
+def temp_beside(target: Path) -> str:
+    """A new empty temporary file in the target's folder (made if need be), named after it:
+    `.<stem>.<random><suffix>.part`, so an interrupted write is recognisable."""
+    target = Path(target)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.stem}.", suffix=target.suffix + PART, dir=target.parent)
+        os.close(fd)
+    except OSError as exc:
+        raise unwritable(target if not target.parent.is_file() else target.parent, exc) from None
+    return tmp
+
+
+def finish(tmp: str, target: Path) -> None:
+    """Give a finished temporary file the usual permissions (mkstemp makes it private)."""
+    try:
+        os.chmod(tmp, 0o644)
+    except OSError as exc:
+        raise unwritable(target, exc) from None
+
+
+def put_in_place(written: list[tuple[str, Path]]) -> None:
+    """Rename each finished temporary file onto its target."""
+    for tmp, target in written:
+        try:
+            os.replace(tmp, target)
+        except OSError as exc:
+            raise unwritable(target, exc) from None
+
+
+def remove_quietly(path: Path | str) -> None:
+    """Remove a file if it is there; a file already gone is no error."""
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def write_atomically(target: Path, data: bytes) -> None:
+    """Write `data` to `target` through a temporary file renamed into place."""
+    tmp = temp_beside(target)
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+        finish(tmp, target)
+        put_in_place([(tmp, target)])
+    except OSError as exc:
+        remove_quietly(tmp)
+        raise unwritable(target, exc) from None
+    except BaseException:
+        remove_quietly(tmp)
+        raise
+
+
+class Staged:
+    """Files written together and put in place together: `add` a target to get its temporary
+    file; `commit` renames them all; leaving the `with` block without committing removes
+    every temporary file."""
+
+    def __init__(self) -> None:
+        self.written: list[tuple[str, Path]] = []
+
+    def add(self, target: Path) -> str:
+        tmp = temp_beside(target)
+        self.written.append((tmp, Path(target)))
+        return tmp
+
+    def adopt(self, pairs: list[tuple[str, Path]]) -> None:
+        """Take over temporary files made elsewhere, to be renamed (or removed) with these."""
+        self.written += pairs
+
+    def commit(self) -> None:
+        put_in_place(self.written)
+        self.written = []
+
+    def discard(self) -> None:
+        for tmp, _ in self.written:
+            remove_quietly(tmp)
+        self.written = []
+
+    def __enter__(self) -> "Staged":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.discard()
