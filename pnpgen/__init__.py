@@ -1,9 +1,9 @@
 """pnpgen: YAML card databases in, cut-ready print-and-play PDFs out.
 
-The pipeline runs one way, one module per stage:
-load (game.py) -> validate (model.py) -> expand (expand.py) -> lay out (layout.py,
-elements/) -> impose (impose.py) -> render (render.py); build.py drives it and cli.py
-is a thin click wrapper.
+The pipeline runs one way, one package per stage: sources (read YAML) -> elements (the
+template vocabulary) -> game (models, loader, expand) -> layout (draw operations in mm) ->
+sheets (imposition, tiling) -> pdf (reportlab) -> build (plan, decks, boards, rulebook).
+Beside it: maps, rules, rulebook, export, revisions, preview, schema and cli.
 """
 
 __version__ = "0.1.0"
