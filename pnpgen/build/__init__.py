@@ -1,0 +1,13 @@
+"""Build: write a game's PDFs into out/<game>/.
+
+Plans the game, draws decks, boards and the rulebook, keeps the page cache and the manifest."""
+
+from .game import build_game, build_loaded
+from .options import Options
+from .plan import COMMON_BACK_FORM, BoardPlan, DeckPlan, GamePlan, plan_game, with_game_layout
+from .project import Project, games, load
+from .results import DeckResult
+from .rulebooks import check_rulebook
+
+__all__ = ["COMMON_BACK_FORM", "BoardPlan", "DeckPlan", "DeckResult", "GamePlan", "Options", "Project",
+           "build_game", "build_loaded", "check_rulebook", "games", "load", "plan_game", "with_game_layout"]
