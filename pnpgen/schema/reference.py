@@ -64,7 +64,10 @@ def docstrings(cls: type) -> dict[str, str]:
     for klass in reversed(cls.__mro__):
         if klass in (object, BaseModel) or not klass.__module__.startswith("pnpgen"):
             continue
-        tree = ast.parse(textwrap.dedent(inspect.getsource(klass)))
+        try:
+            tree = ast.parse(textwrap.dedent(inspect.getsource(klass)))
+        except (OSError, TypeError):   # made by create_model: its keys carry their descriptions
+            continue
         body = tree.body[0].body
         for stmt, after in zip(body, body[1:]):
             if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and \
