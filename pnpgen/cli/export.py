@@ -9,11 +9,12 @@ import click
 
 from ..build.game import Project, load
 from ..errors import InputError, Reported
+from ..export.formats import FORMATS
 from .options import selected
 
 
 @click.command()
-@click.argument("fmt", metavar="FORMAT", type=click.Choice(["png", "tgc", "mpc", "dtc", "tts"]))
+@click.argument("fmt", metavar="FORMAT", type=click.Choice(list(FORMATS)))
 @click.argument("game", nargs=-1)
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Output folder (default: out/ in the project); files go to <out>/<game>/<FORMAT>/.")
