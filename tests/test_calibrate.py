@@ -15,7 +15,7 @@ from pypdf import PdfReader
 from pnpgen.build import calibrate
 from pnpgen import presets
 from pnpgen.build.game import Options, Project, build_game
-from pnpgen.cli.commands import main
+from pnpgen.cli import main
 from pnpgen.sheets.impose import flip_transform
 
 from .minigame import make_game

@@ -19,7 +19,7 @@ from PIL import Image, ImageChops
 from pypdf import PdfReader
 
 from pnpgen.build.game import Options, Project, build_game, load
-from pnpgen.cli.commands import main
+from pnpgen.cli import main
 from pnpgen.export.faces import deck_faces
 from pnpgen.layout.fingerprint import Fingerprints
 from pnpgen.revisions import game_changes, open_revision

@@ -19,7 +19,7 @@ from click.testing import CliRunner
 from PIL import Image, ImageChops
 
 from pnpgen.build.game import Options, Project, build_game, load
-from pnpgen.cli.commands import main
+from pnpgen.cli import main
 from pnpgen.build.manifest import CARD_COLUMNS, FORMAT, KIND, NAME
 from pnpgen.revisions import KINDS, game_changes, open_revision
 from pnpgen.revisions.built import BuildRevision, PrintedFace

@@ -18,7 +18,7 @@ from pnpgen.schema import json_schemas
 from pnpgen.game import loader
 from pnpgen.sources import yamlsrc
 from pnpgen.build.game import Project, games, load
-from pnpgen.cli.commands import main
+from pnpgen.cli import main
 from pnpgen.errors import InputError
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -23,7 +23,7 @@ from click.testing import CliRunner
 from PIL import Image
 
 from pnpgen.build.game import Project, load
-from pnpgen.cli.commands import main
+from pnpgen.cli import main
 from pnpgen.errors import InputError
 from pnpgen.preview import start
 from pnpgen.preview.live import Live

@@ -22,7 +22,7 @@ from click.testing import CliRunner
 from PIL import Image
 
 from pnpgen.build.game import Project
-from pnpgen.cli.commands import main
+from pnpgen.cli import main
 from pnpgen.errors import InputError
 from pnpgen.preview import start
 from pnpgen.revisions.pictures import DPI, HEADER, LABEL, MAGENTA, MARGIN

@@ -1,7 +1,8 @@
-"""The `pnpgen` command line: click commands over the pipeline.
+"""The `pnpgen` command line: click commands over the pipeline, one module per command
+(or pair of commands).
 
-Commands raise; one handler prints errors and sets the exit status."""
+Commands raise; one handler (main.PnpgenGroup) prints errors and sets the exit status."""
 
-from .commands import main
+from .main import main
 
 __all__ = ["main"]

@@ -19,9 +19,9 @@ from ..build import Options
 from ..errors import InputError
 from ..game.loader import GameSource
 from .faces import DeckFaces, Face, deck_faces, write_pages
+from .formats import FORMATS, Job
 from .raster import render_pages
 
-FORMATS = ("png", "tgc", "mpc", "dtc", "tts")
 INCH = 25.4
 MAX_DPI = 1200
 BOARD_DPI = 150
@@ -43,7 +43,7 @@ def export_game(game: GameSource, fmt: str, out: Path, dpi: float = 300, bleed: 
         raise InputError.at("pnpgen export", None, f"unknown format '{fmt}'; choose one of {', '.join(FORMATS)}")
     if not 50 <= dpi <= MAX_DPI:
         raise InputError.at("pnpgen export", None, f"--dpi {dpi:g}: give 50 to {MAX_DPI}")
-    decks = [d for d in deck_faces(game, Options(), boards=fmt in ("png", "tts")) if d.fronts]
+    decks = [d for d in deck_faces(game, Options(), boards=FORMATS[fmt].boards) if d.fronts]
     target = out / game.id / fmt
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -52,13 +52,7 @@ def export_game(game: GameSource, fmt: str, out: Path, dpi: float = 300, bleed: 
         raise InputError.at(str(target), None, f"cannot write here: {exc.strerror or exc}; choose another "
                             "output folder with --out") from None
     try:
-        if fmt == "png":
-            notes = _png(game, decks, work, dpi, bleed, workers)
-        elif fmt == "tts":
-            from .tts import export_tts
-            notes = export_tts(game, decks, work, url_base or (target.resolve().as_uri() + "/"), workers)
-        else:
-            notes = _shop(game, decks, work, fmt, workers)
+        notes = FORMATS[fmt].write(Job(fmt, game, decks, work, target, dpi, bleed, url_base, workers))
         files = sum(1 for p in work.rglob("*") if p.is_file())
         old = None
         if target.exists():

@@ -11,6 +11,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, Field, field_validator, model_validator
 from reportlab.lib.colors import toColor
 
+from .. import presets
 from ..elements import ElementEntry
 from ..sources.validation import Schema, Size
 
@@ -28,6 +29,9 @@ def check_back_offset(x: float, y: float) -> tuple[float, float]:
             raise ValueError(f"back offset {name} = {v:g} mm is outside -{BACK_OFFSET_MAX:g}..{BACK_OFFSET_MAX:g} mm")
     return (float(x), float(y))
 
+
+Paper = Literal[tuple(presets.home_papers())]
+"""A game's paper: a name from presets/sizes.yaml `papers:` (letter, a4)."""
 
 MAX_COUNT = 1000
 """Most copies of one card."""
@@ -125,7 +129,7 @@ class Game(Schema):
     """The game's name, printed on each sheet's slug line."""
     code: str = Field(pattern=r"^[A-Z][A-Z0-9]{1,5}$")
     """Card-code prefix, 2 to 6 capitals: SWM gives SWM-001, SWM-002..."""
-    paper: Literal["letter", "a4"] = "letter"
+    paper: Paper = "letter"
     """Paper size for the sheets (`pnpgen build --paper` overrides)."""
     card_size: Size = Field("poker", validate_default=True)
     """Default card size: poker, bridge, mini, mini-us, mini-eu, tarot, square, square-euro,

@@ -19,8 +19,19 @@ def card_sizes() -> dict[str, tuple[float, float]]:
     return sizes()["cards"]
 
 
-def papers() -> dict[str, tuple[float, float]]:
+def home_papers() -> dict[str, tuple[float, float]]:
+    """The papers a home printer takes (letter, a4): a game's `paper:` and `--paper`."""
     return sizes()["papers"]
+
+
+def posters() -> dict[str, tuple[float, float]]:
+    """Poster sizes for `--poster` (tabloid, a3, a2, a1): a board whole on one page."""
+    return sizes()["posters"]
+
+
+def papers() -> dict[str, tuple[float, float]]:
+    """Every named paper: the home papers, then the posters."""
+    return {**home_papers(), **posters()}
 
 
 @lru_cache(maxsize=None)

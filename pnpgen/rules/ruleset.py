@@ -2,7 +2,7 @@
 every build. A rule is a small declarative statement about the cards of one or more decks:
 how many there are, how they split by a field, what must be unique, which values are
 allowed, which cards must exist, what refers to what. Each rule has exactly one check key,
-as a template element has one element key; the checks live in pnpgen/checks/."""
+as a template element has one element key; the checks live in pnpgen/rules/checks/."""
 
 from __future__ import annotations
 
@@ -11,11 +11,10 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from jinja2 import TemplateError, meta
-from pydantic import Field, model_validator
+from pydantic import Field, create_model, model_validator
 
 from .. import expr
 from ..sources import validation, yamlsrc
-from . import checks as C
 from .checks import CHECKS
 from .checks.base import RuleCard
 from ..errors import InputError, Problem, did_you_mean
@@ -26,8 +25,8 @@ from ..sources.validation import Schema
 RULES_FILE = "rules.yaml"
 
 
-class Rule(Schema):
-    """One composition rule."""
+class _RuleKeys(Schema):
+    """One composition rule: the keys every rule has (its check keys are added from CHECKS)."""
 
     id: str = Field(pattern=r"^[A-Za-z][A-Za-z0-9_.-]*$", max_length=40)
     """A short name, printed with every violation (e.g. SW-03)."""
@@ -42,48 +41,35 @@ class Rule(Schema):
     variants: dict[str, list[Any]] | None = None
     """Check once per value (or combination), with the name usable in where and ranges, e.g.
     {players: [2, 3, 4]}."""
-    count: C.count.Spec | None = None
-    """How many cards (copies included) there are: a number or {min:, max:}."""
-    count_by: C.count_by.Spec | None = None
-    """How many cards have each value of a field."""
-    unique: C.unique.Spec | None = None
-    """A field (or fields together) that no two cards share; copies count as repeats."""
-    names: C.names.Spec | None = None
-    """The cards that must be present, by name."""
-    each: C.each.Spec | None = None
-    """An expression every card must satisfy, e.g. "cost == 0"."""
-    message: str | None = None
-    """What to say when `each` fails (default: the expression)."""
-    required: C.required.Spec | None = None
-    """Fields every card must give."""
-    allowed: C.allowed.Spec | None = None
-    """The values a field may take."""
-    same_set: C.same_set.Spec | None = None
-    """Every group holds the same values."""
-    refers: C.refers.Spec | None = None
-    """A field that names something in another deck."""
-    same_back: C.same_back.Spec | None = None
-    """All the decks share one common back design (true)."""
-    grid: C.grid.Spec | None = None
-    """A field holding a square-grid map that must parse and meet map rules (features, reachability)."""
-    trails: C.trails.Spec | None = None
-    """A board's trail graph that must parse and meet the rules (degrees, dead ends, reachability)."""
-    hexmap: C.hexmap.Spec | None = None
-    """A board's hex map (fixed or generated) that must be fit for play (Dens, water, patches, mix)."""
-
     @model_validator(mode="after")
     def _one_check(self):
         given = [k for k in CHECKS if getattr(self, k) is not None]
         if len(given) != 1:
             raise ValueError("a rule has exactly one of: " + ", ".join(CHECKS) +
                              (f" (this one has {', '.join(given)})" if given else ""))
-        if self.message is not None and self.each is None:
-            raise ValueError("message: goes with each:")
+        for name, check in CHECKS.items():
+            for key in getattr(check, "COMPANIONS", {}):
+                if getattr(self, key) is not None and getattr(self, name) is None:
+                    raise ValueError(f"{key}: goes with {name}:")
         return self
 
     @property
     def check(self) -> str:
         return next(k for k in CHECKS if getattr(self, k) is not None)
+
+
+def _check_keys() -> dict:
+    """A key per check module (its Spec, or none), each followed by the keys that go with it."""
+    keys = {}
+    for name, check in CHECKS.items():
+        keys[name] = (check.Spec | None, Field(None, description=check.DOC))
+        for key, (annotation, doc) in getattr(check, "COMPANIONS", {}).items():
+            keys[key] = (annotation, Field(None, description=doc))
+    return keys
+
+
+Rule = create_model("Rule", __base__=_RuleKeys, __module__=__name__, __doc__="One composition rule.", **_check_keys())
+"""One composition rule: the common keys, then one key per module of pnpgen/rules/checks/."""
 
 
 class RulesFile(Schema):

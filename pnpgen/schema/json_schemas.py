@@ -21,21 +21,14 @@ from pydantic.json_schema import GenerateJsonSchema
 from ..game import models
 from ..sources import validation
 from .. import presets
-from . import reference
+from . import kinds, reference
 from ..rules import ruleset
 from ..sheets import custom_layout
 from ..rules.checks import CHECKS
 from ..elements import ELEMENTS
 
-KINDS = {
-    "game": ("cards/<game>/game.yaml", models.Game),
-    "deck": ("cards/<game>/decks/<deck>.yaml", models.Deck),
-    "template": ("templates/<game>/<name>.yaml", models.Template),
-    "board": ("cards/<game>/boards/<board>.yaml", models.Board),
-    "rules": ("cards/<game>/rules.yaml", ruleset.RulesFile),
-    "layout": ("a sheet layout for pnpgen build --layout", custom_layout.Layout),
-}
-"""One schema per kind of file."""
+KINDS = {name: (kind.schema_where or kind.where, kind.model) for name, kind in kinds.EDITABLE.items()}
+"""One schema per kind of file (pnpgen.schema.kinds): kind -> (its title, its model)."""
 
 SCHEMA_DIR = "schemas"
 """Where the schemas go in a project (beside cards/ and templates/)."""

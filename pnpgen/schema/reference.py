@@ -15,35 +15,16 @@ from functools import lru_cache
 from pydantic import BaseModel
 from pydantic_core import PydanticUndefined
 
-from ..rules import checks, ruleset
-from ..game import models
 from ..sheets import custom_layout
 from ..elements import ELEMENTS
 from ..layout.layouter import VARIABLES
-from ..rulebook.source import FrontMatter
+from . import kinds
 
 SIZE = "size (a name such as poker, or [w, h] mm)"
 PAPER = "paper (a name such as letter or a4, or [w, h] mm)"
 
-TOPICS: dict[str, tuple[str, type[BaseModel]]] = {
-    "game": ("cards/<game>/game.yaml", models.Game),
-    "icon": ("an entry of game.yaml `icons:`", models.Icon),
-    "deck": ("cards/<game>/decks/<deck>.yaml", models.Deck),
-    "field": ("an entry of a deck's `fields:`", models.FieldSpec),
-    "back": ("a deck's `back:`", models.Back),
-    "template": ("templates/<game>/<name>.yaml", models.Template),
-    "code": ("a template's `code:` (where the card code goes)", models.CodeMark),
-    **{name: (f"element `- {name}: {{...}}`", cls) for name, cls in ELEMENTS.items()},
-    "rulebook": ("the front matter of cards/<game>/rulebook.md (see docs/rulebooks.md)", FrontMatter),
-    "layout": ("a custom sheet layout: `pnpgen build --layout FILE` (or a preset's NAME, "
-               "pnpgen/presets/layouts/NAME.yaml)", custom_layout.Layout),
-    "layout.slot": ("an entry of a layout's `slots:`", custom_layout.LayoutSlot),
-    "layout.grid": ("a layout's `grid:`", custom_layout.LayoutGrid),
-    "rules": ("cards/<game>/rules.yaml", ruleset.RulesFile),
-    "rule": ("an entry of rules.yaml `rules:`", ruleset.Rule),
-    **{f"rule.{name}": (f"the value of a rule's `{name}:`", mod.Spec) for name, mod in checks.CHECKS.items()
-       if isinstance(mod.Spec, type) and issubclass(mod.Spec, BaseModel)},
-}
+TOPICS: dict[str, tuple[str, type[BaseModel]]] = {name: (t.where, t.model) for name, t in kinds.TOPICS.items()}
+"""Topic -> (where its keys are written, its model): read off pnpgen.schema.kinds."""
 
 
 def type_name(annotation) -> str:
@@ -70,7 +51,7 @@ def type_name(annotation) -> str:
         if issubclass(annotation, BaseModel):
             return {"CodeMark": "code", "ElementEntry": "element", "FieldSpec": "field", "Back": "back",
                     "Icon": "icon", "Rule": "rule", "Range": "{min, max}", "LayoutSlot": "slot",
-                    "LayoutGrid": "grid"}.get(annotation.__name__, "mapping")
+                    "LayoutGrid": "grid", "HexGenerate": "hexmap"}.get(annotation.__name__, "mapping")
         return {"str": "text", "float": "number", "int": "whole number", "bool": "true/false"}.get(
             annotation.__name__, annotation.__name__)
     return str(annotation)
@@ -83,7 +64,10 @@ def docstrings(cls: type) -> dict[str, str]:
     for klass in reversed(cls.__mro__):
         if klass in (object, BaseModel) or not klass.__module__.startswith("pnpgen"):
             continue
-        tree = ast.parse(textwrap.dedent(inspect.getsource(klass)))
+        try:
+            tree = ast.parse(textwrap.dedent(inspect.getsource(klass)))
+        except (OSError, TypeError):   # made by create_model: its keys carry their descriptions
+            continue
         body = tree.body[0].body
         for stmt, after in zip(body, body[1:]):
             if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and \

@@ -6,6 +6,11 @@ from typing import Any
 from ...sources.validation import Schema
 from .base import Finding
 
+ORDER = 70
+"""Where `allowed` stands among a rule's keys (in the schema, the reference and errors)."""
+DOC = """The values a field may take."""
+"""What the rule's `allowed:` key holds, as the reference says it."""
+
 
 class Spec(Schema):
     """The values a field may take."""

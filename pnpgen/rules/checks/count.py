@@ -3,6 +3,11 @@
 
 from .base import Finding, Range, cards, outside, total
 
+ORDER = 10
+"""Where `count` stands among a rule's keys (in the schema, the reference and errors)."""
+DOC = """How many cards (copies included) there are: a number or {min:, max:}."""
+"""What the rule's `count:` key holds, as the reference says it."""
+
 Spec = int | Range
 
 

@@ -8,6 +8,11 @@ from pydantic import model_validator
 from ...sources.validation import Schema
 from .base import Finding, Range, cards, outside, total
 
+ORDER = 20
+"""Where `count_by` stands among a rule's keys (in the schema, the reference and errors)."""
+DOC = """How many cards have each value of a field."""
+"""What the rule's `count_by:` key holds, as the reference says it."""
+
 
 class Spec(Schema):
     """Count the cards (copies included) per value of a field."""

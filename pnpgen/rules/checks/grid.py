@@ -16,6 +16,11 @@ from ...sources.validation import Schema
 from ...errors import did_you_mean
 from .base import Finding, Range, RuleCard, outside
 
+ORDER = 110
+"""Where `grid` stands among a rule's keys (in the schema, the reference and errors)."""
+DOC = """A field holding a square-grid map that must parse and meet map rules (features, reachability)."""
+"""What the rule's `grid:` key holds, as the reference says it."""
+
 Side = Literal["N", "E", "S", "W"]
 
 

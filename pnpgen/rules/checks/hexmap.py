@@ -12,6 +12,11 @@ from ...maps import hexmap
 from ...sources.validation import Schema
 from .base import Finding, Range, RuleCard
 
+ORDER = 130
+"""Where `hexmap` stands among a rule's keys (in the schema, the reference and errors)."""
+DOC = """A board's hex map (fixed or generated) that must be fit for play (Dens, water, patches, mix)."""
+"""What the rule's `hexmap:` key holds, as the reference says it."""
+
 
 class Spec(Schema):
     """A hex board and the rules its map must meet."""

@@ -9,6 +9,11 @@ from ...errors import did_you_mean
 from ...sources.validation import Schema
 from .base import Finding, cards
 
+ORDER = 40
+"""Where `names` stands among a rule's keys (in the schema, the reference and errors)."""
+DOC = """The cards that must be present, by name."""
+"""What the rule's `names:` key holds, as the reference says it."""
+
 
 class Spec(Schema):
     """A checklist: the cards that must be there, by the value of a field."""

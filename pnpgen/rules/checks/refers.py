@@ -7,6 +7,11 @@ from ...errors import did_you_mean
 from ...sources.validation import Schema
 from .base import Finding
 
+ORDER = 90
+"""Where `refers` stands among a rule's keys (in the schema, the reference and errors)."""
+DOC = """A field that names something in another deck."""
+"""What the rule's `refers:` key holds, as the reference says it."""
+
 
 class Spec(Schema):
     """A field that names something in another deck."""

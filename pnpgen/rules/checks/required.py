@@ -2,6 +2,11 @@
 
 from .base import Finding
 
+ORDER = 60
+"""Where `required` stands among a rule's keys (in the schema, the reference and errors)."""
+DOC = """Fields every card must give."""
+"""What the rule's `required:` key holds, as the reference says it."""
+
 Spec = list[str]
 
 

@@ -3,6 +3,11 @@ together without giving cards away."""
 
 from .base import Finding
 
+ORDER = 100
+"""Where `same_back` stands among a rule's keys (in the schema, the reference and errors)."""
+DOC = """All the decks share one common back design (true)."""
+"""What the rule's `same_back:` key holds, as the reference says it."""
+
 Spec = bool
 
 

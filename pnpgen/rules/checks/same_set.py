@@ -6,6 +6,11 @@ from collections import Counter, defaultdict
 from ...sources.validation import Schema
 from .base import Finding, hashable
 
+ORDER = 80
+"""Where `same_set` stands among a rule's keys (in the schema, the reference and errors)."""
+DOC = """Every group holds the same values."""
+"""What the rule's `same_set:` key holds, as the reference says it."""
+
 
 class Spec(Schema):
     """Every group holds the same values."""

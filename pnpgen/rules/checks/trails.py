@@ -18,6 +18,11 @@ from ...errors import did_you_mean
 from ...sources.validation import Schema
 from .base import Finding, Range, RuleCard, outside
 
+ORDER = 120
+"""Where `trails` stands among a rule's keys (in the schema, the reference and errors)."""
+DOC = """A board's trail graph that must parse and meet the rules (degrees, dead ends, reachability)."""
+"""What the rule's `trails:` key holds, as the reference says it."""
+
 Kind = Literal["hub", "safety", "town", "space", "plain"]
 PlaceKind = Literal["hub", "safety", "town", "space"]
 

@@ -3,6 +3,11 @@ of a card counts as a repeat, so `unique: title` means "one copy of each card"."
 
 from .base import Finding, hashable
 
+ORDER = 30
+"""Where `unique` stands among a rule's keys (in the schema, the reference and errors)."""
+DOC = """A field (or fields together) that no two cards share; copies count as repeats."""
+"""What the rule's `unique:` key holds, as the reference says it."""
+
 Spec = str | list[str]
 
 

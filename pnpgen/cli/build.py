@@ -1,0 +1,85 @@
+"""`pnpgen build`: check each game's rules, then build its decks, boards and rulebook into PDFs."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from ..build import Options, Project, build_loaded, load
+from ..errors import InputError, Reported, RulesBroken
+from ..rules.ruleset import check_game
+from .options import FLIP, PAPER, POSTER, back_offset, load_layout, selected
+
+
+@click.command()
+@click.argument("game", nargs=-1)
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Output folder (default: out/ in the project).")
+@click.option("--paper", type=PAPER, default=None, help="Override each game's paper.")
+@click.option("--flip", type=FLIP, default=None,
+              help="Duplex flip edge the backs are placed for (default: the game's, usually long).")
+@click.option("--back-offset", callback=back_offset, default=None, metavar="X,Y",
+              help="Move every back page X mm right and Y mm up (as seen on the back), as read off "
+                   "`pnpgen calibrate`; overrides game.yaml back_offset.")
+@click.option("--no-check", is_flag=True, help="Build even when the game breaks its rules.")
+@click.option("--strict", is_flag=True,
+              help="Text cut short to fit its box, or a character no font has, is an error (exit 2).")
+@click.option("--seed", type=click.IntRange(0, 2**31), default=None,
+              help="Another seed for generated boards (the game's own seed otherwise; printed on the board).")
+@click.option("--poster", type=POSTER, default=None,
+              help="Boards whole on one page of this size (for a print shop), not tiled.")
+@click.option("--booklet", is_flag=True,
+              help="Also write rulebook-booklet.pdf: the rules imposed for folding and stapling.")
+@click.option("--layout", default=None, metavar="NAME|FILE",
+              help="Lay card decks of its card size out on a custom sheet layout: a preset "
+                   "(business-10up-letter, poker-9up-a4) or a layout .yaml file, e.g. for die-cut card stock.")
+@click.option("--no-cache", is_flag=True,
+              help="Draw every page anew and keep none (the cache in <out>/.cache copies unchanged pages).")
+@click.option("-q", "--quiet", is_flag=True, help="No progress lines (errors and warnings still go to stderr).")
+@click.pass_obj
+def build(project: Project, game, out, paper, flip, back_offset, no_check, strict, seed, poster, booklet, layout,
+          no_cache, quiet):
+    """Build every game (or the GAMEs named) into out/<game>/<deck>.pdf.
+
+    Each game's rules (cards/<game>/rules.yaml) are checked first; a game that breaks one
+    is not built (exit status 1) unless --no-check is given."""
+    talk = not quiet and sys.stderr.isatty()
+    options = Options(out=out or project.root / "out", paper=paper, flip=flip, strict=strict, seed=seed,
+                      back_offset=back_offset, poster=poster, booklet=booklet, lenient_rulebook=no_check,
+                      layout=load_layout(layout), cache=not no_cache,
+                      progress=(lambda m: click.echo(f"  {m}", err=True)) if talk else (lambda m: None))
+    failed = broken = False
+    for name in selected(project, game):
+        if talk:
+            click.echo(f"building {name}", err=True)
+        try:
+            outcome = _build_one(project, name, options, check=not no_check)
+        except InputError as exc:     # shown now, in order; the next game still builds
+            exc.show()
+            failed = True
+            continue
+        broken = broken or outcome == "broken"
+    if failed:
+        raise Reported(InputError.exit_code)
+    if broken:
+        raise RulesBroken()
+
+
+def _build_one(project: Project, name: str, options: Options, check: bool) -> str:
+    """Check one game's rules, then build it (printing violations and warnings): "built" or
+    "broken" (rule errors; not built)."""
+    source = load(project, name)
+    if check:
+        report = check_game(source)
+        for v in report.violations:
+            click.echo(str(v), err=True)
+        if report.errors:
+            click.echo(f"{name}: not built: {len(report.errors)} rule error(s); fix them or "
+                       "build with --no-check", err=True)
+            return "broken"
+    for r in build_loaded(source, options):
+        for w in r.warnings:
+            click.echo(str(w), err=True)
+    return "built"

@@ -1,0 +1,95 @@
+"""`pnpgen check`: each game's deck-composition rules, as text, JSON or GitHub annotations."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from ..build import Project, check_rulebook, load
+from ..errors import InputError, Reported, RulesBroken
+from ..rules.ruleset import Report, Violation, check_game
+from .options import selected
+
+
+@click.command()
+@click.argument("game", nargs=-1)
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "github"]), default="text",
+              show_default=True, help="text for people, json for tools, github for workflow annotations.")
+@click.option("--strict", is_flag=True, help="Warnings fail the check too.")
+@click.pass_obj
+def check(project: Project, game, fmt, strict):
+    """Check every game's (or the GAMEs') deck-composition rules.
+
+    Exit status: 0 clean (or warnings only), 1 rule errors (or warnings with --strict),
+    2 invalid input."""
+    try:
+        reports = [_report(project, name) for name in selected(project, game)]
+    except InputError as exc:
+        if fmt == "text":
+            raise
+        _show_input_error(exc, fmt)   # once: as annotations or JSON for a machine
+        raise Reported(exc.exit_code) from None
+    errors = sum(len(r.errors) for r in reports)
+    warnings = sum(len(r.warnings) for r in reports)
+    if fmt == "json":
+        click.echo(json.dumps({"games": [{"game": r.game, "rules": r.rules, "errors": len(r.errors),
+                                          "warnings": len(r.warnings)} for r in reports],
+                               "violations": [v.as_dict() for r in reports for v in r.violations],
+                               "errors": errors, "warnings": warnings}, indent=2))
+    else:
+        _show_text(reports, fmt, errors, warnings)
+    if errors or (strict and warnings):
+        raise RulesBroken()
+
+
+def _report(project: Project, name: str) -> Report:
+    source = load(project, name)
+    report = check_game(source)
+    report.violations += _rulebook_violations(source)
+    return report
+
+
+def _show_input_error(exc: InputError, fmt: str) -> None:
+    if fmt == "github":
+        for p in exc.problems:
+            click.echo(_annotation("error", str(p.path), p.line, "invalid input", p.message))
+    else:
+        click.echo(json.dumps({"input_errors": [{"file": str(p.path), "line": p.line, "message": p.message}
+                                                for p in exc.problems]}, indent=2))
+
+
+def _show_text(reports: list[Report], fmt: str, errors: int, warnings: int) -> None:
+    """Each violation (a line of text, or a GitHub annotation), then the summary line."""
+    for v in (v for r in reports for v in r.violations):
+        if fmt == "github":
+            click.echo(_annotation(v.severity, v.path, v.line, f"{v.game}/{v.deck}: {v.rule}", v.message))
+        else:
+            click.echo(str(v))
+    rules = sum(r.rules for r in reports)
+    click.echo(f"checked {len(reports)} game{'s' if len(reports) != 1 else ''}, {rules} rules: "
+               f"{errors} error{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''}")
+
+
+def _rulebook_violations(source) -> list[Violation]:
+    """A rulebook that names a card, deck or board the game lacks disagrees with the data:
+    a rule error like any other, at its line (other bad input still stops the check)."""
+    try:
+        check_rulebook(source)
+    except InputError as exc:
+        mine = [p for p in exc.problems if str(p.path).endswith("rulebook.md")]
+        if len(mine) != len(exc.problems):
+            raise
+        return [Violation(source.id, "rulebook", "rulebook", "error", p.message, str(p.path), p.line)
+                for p in mine]
+    return []
+
+
+def _annotation(level: str, path: str, line, title: str, message: str) -> str:
+    """A GitHub Actions workflow command: ::error file=...,line=...,title=...::message"""
+    def prop(value):
+        return str(value).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A") \
+            .replace(":", "%3A").replace(",", "%2C")
+    data = message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    where = f"file={prop(path)}" + (f",line={line}" if line else "")
+    return f"::{level} {where},title={prop(title)}::{data}"
