@@ -142,10 +142,21 @@ def sheet(paper: str = "letter", flip: str = "long") -> Calibration:
     bold = fonts.ensure("sans-bold", fonts.BUILTIN["sans-bold"])
     pairs = _pairs(page, flip)
     paper_name = {"letter": "Letter", "a4": "A4"}[paper]
-    edge = flip.upper()
-    other = "short" if flip == "long" else "long"
 
     lines, texts, circles = [], [], []
+    scales_top = _scales(pairs, sans, bold, lines, texts)
+    steps_bottom = _steps(page, paper, paper_name, flip, sans, bold, texts)
+    if steps_bottom < scales_top:   # cannot happen on Letter or A4; a guard for other papers
+        raise InputError.at("(calibrate)", None, f"the calibration sheet does not fit on {paper_name}")
+    ring, bar_y = _below_scales(page, pairs, flip, sans, bold, lines, texts, circles)
+    front = Page(tuple(lines), tuple(circles), tuple(texts))
+    back = _back(page, pairs, flip_t, ring, bar_y, paper_name, flip, sans)
+    return Calibration(paper, flip, page, tuple(pairs), front, back, ring)
+
+
+def _scales(pairs: list[Pair], sans: str, bold: str, lines: list, texts: list) -> float:
+    """The front's line of each pair with its label, and each scale's heading; returns the
+    top of the scales (mm), which the reading steps must stay above."""
     for p in pairs:
         (x0, y0), (x1, y1) = p.front
         lines.append((x0, y0, x1, y1, LINE))
@@ -165,8 +176,14 @@ def sheet(paper: str = "letter", flip: str = "long") -> Calibration:
     texts.append((y_mid, y_top + 3.2, "Y: up-down", bold, 10, "center", None))
     texts.append((y_mid, y_top, "each line's partner shows through to its right", sans, 7, "center", GREY))
     x_top, y_top = x_top + 3.2, y_top + 3.2
+    return max(x_top, y_top) + 4
 
-    # title and the reading steps, top down
+
+def _steps(page, paper: str, paper_name: str, flip: str, sans: str, bold: str, texts: list) -> float:
+    """The title and the reading steps, top down; returns where they end (mm)."""
+    W, H = page
+    edge = flip.upper()
+    other = "short" if flip == "long" else "long"
     left, width = 15.0, W - 30.0
     y = H - 16
     texts.append((left, y, "Duplex calibration", bold, 15, "left", None))
@@ -198,11 +215,18 @@ def sheet(paper: str = "letter", flip: str = "long") -> Calibration:
             texts.append((left + 5, y, row, sans, 9, "left", None))
             y -= 4.3
         y -= 1.2
-    top_of_scales = max(x_top, y_top) + 4
-    if y < top_of_scales:   # cannot happen on Letter or A4; a guard for other papers
-        raise InputError.at("(calibrate)", None, f"the calibration sheet does not fit on {paper_name}")
+    return y
 
-    # below the scales: where to write the reading, the flip check and the 100 mm bar
+
+def _below_scales(page, pairs: list[Pair], flip: str, sans: str, bold: str, lines: list, texts: list,
+                  circles: list) -> tuple[tuple, float]:
+    """Below the scales: where to write the reading, the flip check and the 100 mm bar;
+    returns the flip-check ring (x, y, r) and the bar's height on the page (mm)."""
+    W, H = page
+    other = "short" if flip == "long" else "long"
+    left = 15.0
+    xs = [p for p in pairs if p.axis == "x"]
+    ys = [p for p in pairs if p.axis == "y"]
     bottom = min(min(p.front[0][1] for p in xs) - HALF, min(p.front[0][1] for p in ys)) - RANGE - 7
     texts.append((left, bottom, "Reading:   X = ________ mm     Y = ________ mm     then   pnpgen build "
                   "--back-offset X,Y", bold, 9, "left", None))
@@ -220,17 +244,20 @@ def sheet(paper: str = "letter", flip: str = "long") -> Calibration:
         lines.append((x0 + 10 * k, bar_y, x0 + 10 * k, bar_y + tall, 0.3))
     texts.append((W / 2, bar_y + 4.2, "This bar must measure 100 mm: if not, print at 100 % / actual size",
                   sans, 8, "center", None))
-    front = Page(tuple(lines), tuple(circles), tuple(texts))
+    return ring, bar_y
 
-    # the back: each pair's partner line, the flip-check dot, and a note that lands on
-    # blank paper behind the front's bar
+
+def _back(page, pairs: list[Pair], flip_t, ring: tuple, bar_y: float, paper_name: str, flip: str,
+          sans: str) -> Page:
+    """The back: each pair's partner line, the flip-check dot, and a note that lands on
+    blank paper behind the front's bar."""
+    W, H = page
     blines = [(p.back[0][0], p.back[0][1], p.back[1][0], p.back[1][1], LINE) for p in pairs]
     dot = apply(flip_t, ring[0], ring[1])
     bnote = apply(flip_t, W / 2, bar_y - 5.5)
     btexts = [(bnote[0], bnote[1] - 1.0, f"Back of the duplex calibration sheet ({paper_name}, {flip}-edge flip): "
                "turn over and read the other side against a window.", sans, 7, "center", GREY)]
-    back = Page(tuple(blines), ((dot[0], dot[1], 2.0, 0, True),), tuple(btexts))
-    return Calibration(paper, flip, page, tuple(pairs), front, back, ring)
+    return Page(tuple(blines), ((dot[0], dot[1], 2.0, 0, True),), tuple(btexts))
 
 
 def write(path: Path, paper: str = "letter", flip: str = "long") -> Calibration:

@@ -85,11 +85,16 @@ class Trails(Element):
         sizes = trailmap.Sizes(self.space, self.safety, self.circle, self.hub, self.ring_gap)
         geo = trailmap.geometry(tm, sizes, self.bend)
         ox, oy = self.x, self.y
-        out: list = []
 
         def at(p):
             return (p[0] + ox, p[1] + oy)
 
+        return self._trail_ops(ctx, geo, at) + self._space_ops(ctx, tm, geo, at) + self._name_ops(ctx, tm, geo)
+
+    def _trail_ops(self, ctx, geo, at) -> list:
+        """The trails and the rings round the towns, over their edge (when there is one)."""
+        ox, oy = self.x, self.y
+        out: list = []
         edge = ctx.color(self.edge)
         line = ops.Paint(None, ctx.color(self.line), self.line_width)
         ring = ops.Paint(None, ctx.color(self.ring or self.line), self.line_width)
@@ -102,7 +107,11 @@ class Trails(Element):
         for town, (cx, cy, r) in geo.rings.items():
             if r > 0:
                 out.append(ops.Ellipse(cx + ox, cy + oy, r, r, ring))
+        return out
 
+    def _space_ops(self, ctx, tm, geo, at) -> list:
+        """The spaces: plain ones, safeties, the towns' numbered circles and the hubs."""
+        out: list = []
         stroke = ctx.color(self.stroke)
         plain = ops.Paint(ctx.color(self.fill), stroke, self.stroke_width)
         red = ops.Paint(ctx.color(self.red), stroke, self.stroke_width)
@@ -126,7 +135,12 @@ class Trails(Element):
             out.append(ops.Ellipse(x, y, self.hub / 2, self.hub / 2, hub))
             w = self.hub * 0.82
             out.append(self._text(ctx, p.name, x - w / 2, y - w / 2, w, w, self.hub_size, self.hub_color))
+        return out
 
+    def _name_ops(self, ctx, tm, geo) -> list:
+        """The names of the towns (on their plates) and of the safeties."""
+        ox, oy = self.x, self.y
+        out: list = []
         plate = ctx.color(self.plate)
         edge_paint = ops.Paint(plate, ctx.color(self.plate_stroke or self.red), self.stroke_width)
         for p in tm.places.values():

@@ -127,6 +127,23 @@ def discover(cards_dir: Path) -> list[str]:
 
 
 def load_game(cards_dir: Path, templates_dir: Path, game_id: str) -> GameSource:
+    src = _read_game(cards_dir, game_id)
+    problems: list[Problem] = []
+    _load_decks_and_boards(src, problems)
+    if problems:
+        raise InputError(problems)
+    # the templates the decks and boards name, found in templates/<game>/ then templates/shared/
+    _load_templates(src, [templates_dir / game_id, templates_dir / "shared"], problems)
+    if problems:
+        raise InputError(problems)
+    problems += _size_mismatches(src)
+    if problems:
+        raise InputError(problems)
+    return src
+
+
+def _read_game(cards_dir: Path, game_id: str) -> GameSource:
+    """The game's game.yaml, read and validated (its decks, boards and templates still to load)."""
     root = cards_dir / game_id
     gpath = root / "game.yaml"
     if not gpath.is_file():
@@ -137,12 +154,12 @@ def load_game(cards_dir: Path, templates_dir: Path, game_id: str) -> GameSource:
     if not isinstance(doc.data, dict):
         raise doc.error((), "game.yaml should be a mapping of settings (title:, code:, ...)")
     game = validation.validate(Game, doc)
-    src = GameSource(game_id, root, doc, game)
-    problems: list[Problem] = []
+    return GameSource(game_id, root, doc, game)
 
-    deck_paths = _deck_paths(src, problems)
-    template_dirs = [templates_dir / game_id, templates_dir / "shared"]
-    for path in deck_paths:
+
+def _load_decks_and_boards(src: GameSource, problems: list[Problem]) -> None:
+    """Every deck and board file of the game into `src`; what is wrong with them into `problems`."""
+    for path in _deck_paths(src, problems):
         try:
             src.decks.append(_load_deck(src, path))
         except InputError as exc:
@@ -155,11 +172,11 @@ def load_game(cards_dir: Path, templates_dir: Path, game_id: str) -> GameSource:
             src.boards.append(BoardSource(path.stem, path, doc, validation.validate(Board, doc)))
         except InputError as exc:
             problems += exc.problems
-    if problems:
-        raise InputError(problems)
 
-    # the templates the decks and boards name, found in templates/<game>/ then templates/shared/
-    wanted: dict[str, list[tuple[DeckSource, int | None]]] = {}
+
+def _wanted_templates(src: GameSource) -> dict[str, list[tuple[DeckSource | BoardSource, int | None]]]:
+    """Each template name the decks and boards use -> where it is named (the file, the line)."""
+    wanted: dict[str, list[tuple[DeckSource | BoardSource, int | None]]] = {}
     for deck in src.decks:
         for card in deck.cards:
             # a deck-wide template is reported at the deck's `template:` line, where it is written
@@ -174,6 +191,13 @@ def load_game(cards_dir: Path, templates_dir: Path, game_id: str) -> GameSource:
             name = getattr(board.board, key)
             if name:
                 wanted.setdefault(name, []).append((board, board.doc.line((key,))))
+    return wanted
+
+
+def _load_templates(src: GameSource, template_dirs: list[Path], problems: list[Problem]) -> None:
+    """The templates the game uses into `src`, each from the first of `template_dirs` that has
+    it; an unknown or broken one into `problems`."""
+    wanted = _wanted_templates(src)
     available = {}
     for tdir in reversed(template_dirs):
         if tdir.is_dir():
@@ -190,8 +214,11 @@ def load_game(cards_dir: Path, templates_dir: Path, game_id: str) -> GameSource:
             src.templates[name] = _load_template(name, available[name])
         except InputError as exc:
             problems += exc.problems
-    if problems:
-        raise InputError(problems)
+
+
+def _size_mismatches(src: GameSource) -> list[Problem]:
+    """A template made for another card size than the deck using it (packed decks may mix)."""
+    problems = []
     for deck in src.decks:
         for name in sorted({c.template for c in deck.cards} | {c.back for c in deck.cards if c.back}
                            | ({deck.deck.back.template} if deck.deck.back else set())):
@@ -200,9 +227,7 @@ def load_game(cards_dir: Path, templates_dir: Path, game_id: str) -> GameSource:
                 problems.append(Problem(_shown(tpl.path), tpl.doc.line(("size",)),
                                         f"template is for {tpl.template.size[0]:g} x {tpl.template.size[1]:g} mm "
                                         f"cards but deck '{deck.id}' has {deck.size[0]:g} x {deck.size[1]:g} mm"))
-    if problems:
-        raise InputError(problems)
-    return src
+    return problems
 
 
 def _differs(a, b):

@@ -1,19 +1,19 @@
 """The reportlab edge: draw imposed sheets of laid-out cards into a PDF. Millimetres
-become points only here."""
+become points only here. (The pages the build cache keeps are recorded and replayed by
+replay.py, through the public calls here.)"""
 
 from __future__ import annotations
 
-import zlib
 from dataclasses import dataclass
 
 from reportlab import rl_config
 from reportlab.lib.colors import Color
-from reportlab.pdfbase import pdfdoc, pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
 from .. import ops
 from ..sheets.impose import Sheet
 from ..layout.layouter import ICON
+from .replay import Entry, PageRecorder, compress_last_page
 
 @dataclass
 class SheetPage:
@@ -32,15 +32,6 @@ rl_config.useA85 = 0  # binary streams: smaller files, same content
 MARK_COLOR = Color(0, 0, 0)
 SLUG_COLOR = Color(0.35, 0.35, 0.35)
 TICK_HALO = Color(1, 1, 1)
-
-
-class _AlreadyFlate:
-    """A Flate filter for a stream compressed in advance."""
-
-    pdfname = "FlateDecode"
-
-    def encode(self, data):
-        return data
 
 
 class Painter:
@@ -187,6 +178,7 @@ class CardCanvas(Painter):
         c.setAuthor("")
         c.setSubject(subject)
         super().__init__(c, forms, bleed, images)
+        self.recorder = PageRecorder(c)
 
     # --- pages ----------------------------------------------------------------------------
     def card(self, slot, body, card_h, shape="rect"):
@@ -281,32 +273,15 @@ class CardCanvas(Painter):
 
     def page(self):
         self.c.showPage()
-        self._compress_last_page()
+        compress_last_page(self.c)
 
-    # --- pages kept by the build cache (pagecache.py) ----------------------------------------
+    # --- pages kept by the build cache (build/cache.py), recorded by pdf/replay.py -----------
     def seed_fonts(self, fonts: dict[str, str]) -> None:
-        """Give each font all its characters now, in the order given, so the code of every
-        character (and so every page's bytes) no longer depends on which page drew it first."""
-        doc = self.c._doc
-        for name, chars in fonts.items():
-            font = pdfmetrics.getFont(name)
-            if not font._dynamicFont:
-                continue
-            for subset, _ in font.splitString(chars, doc):
-                font.getSubsetInternalName(subset, doc)
-            state = font.state[doc]
-            for subset in range(len(state.subsets)):
-                font.getSubsetInternalName(subset, doc)
-        self._seeded = {name: self._font_codes(name) for name in fonts}
-        self._seeded_fonts = len(doc.fontMapping)
+        """Give each font all its characters now, in the order given (see PageRecorder)."""
+        self.recorder.seed_fonts(fonts)
 
-    def _font_codes(self, name):
-        font = pdfmetrics.getFont(name)
-        state = getattr(font, "state", {}).get(self.c._doc)
-        return state.nextCode if state is not None else None
-
-    def draw_page(self, page, slug_font: str) -> None:
-        """Draw a sheet page (pagecache.SheetPage) without ending it."""
+    def draw_page(self, page: SheetPage, slug_font: str) -> None:
+        """Draw a sheet page without ending it."""
         for slot, body, card_h, shape in page.cards:
             self.card(slot, body, card_h, shape)
         self.ticks(page.ticks)
@@ -315,63 +290,14 @@ class CardCanvas(Painter):
         if page.slug:
             self.slug(page.slug[0], page.slug[1], slug_font)
 
-    def record_page(self, images: list):
+    def record_page(self, images: list) -> Entry | None:
         """End the page drawn with draw_page and return it as a cache entry, or None when the
         page did more to the document than an entry can replay."""
-        from .replay import Entry
+        return self.recorder.record(self.page, images)
 
-        c = self.c
-        forms, gstates = list(c._formsinuse), list(c._extgstate._c.items())
-        clean = not (c._colorsUsed or c._shadingUsed or c._annotationrefs or c._psCommandsBeforePage
-                     or c._psCommandsAfterPage)
-        self.page()
-        # a character or font the seeding missed: this page changed the font state, so it
-        # (and, as the state no longer matches the keys, every later page) is not kept
-        moved = not hasattr(self, "_seeded") or len(c._doc.fontMapping) != self._seeded_fonts or \
-            any(self._font_codes(name) != codes for name, codes in self._seeded.items())
-        page = c._doc.Pages.pages[-1]
-        contents = getattr(page, "Contents", None)
-        if not clean or moved or contents is None or not isinstance(contents.content, bytes):
-            return None
-        return Entry(contents.content, forms, images, gstates)
-
-    def replay_page(self, entry) -> None:
-        """Put a kept page into the document as drawing it would: its images registered in
-        the same order, its forms and transparency states in its resources, its stream."""
-        c = self.c
-        if entry.images:
-            code = c._code
-            c._code = []
-            for src in entry.images:
-                c.drawImage(self.images.get(src, src), 0, 0, 1, 1, mask="auto")
-            c._code = code
-        c._formsinuse = list(entry.forms)
-        for t, name in entry.gstates:
-            c._extgstate._c[tuple(t)] = name
-        c.showPage()
-        page = c._doc.Pages.pages[-1]
-        contents = pdfdoc.PDFStream()
-        contents.content = entry.content
-        contents.filters = [_AlreadyFlate()]
-        page.Contents = contents
-        page.stream = None
-
-    def _compress_last_page(self):
-        """reportlab keeps every page's drawing as text until save(); compressing it now
-        (exactly as save() would) keeps a 10,000-card build's memory small. If reportlab's
-        internals ever differ, the page is simply left for save() to compress."""
-        pages = getattr(getattr(self.c._doc, "Pages", None), "pages", None)
-        if not pages:
-            return
-        page = pages[-1]
-        stream = getattr(page, "stream", None)
-        if not isinstance(stream, str) or getattr(page, "Contents", None) or not page.compression:
-            return
-        contents = pdfdoc.PDFStream()
-        contents.content = zlib.compress(stream.encode("utf8"))
-        contents.filters = [_AlreadyFlate()]
-        page.Contents = contents
-        page.stream = None
+    def replay_page(self, entry: Entry) -> None:
+        """Put a kept page into the document as drawing it would."""
+        self.recorder.replay(entry, self.images)
 
     def save(self):
         self.c.save()

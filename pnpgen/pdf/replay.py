@@ -1,9 +1,17 @@
 """Pages kept by the build cache, as the PDF holds them: what a drawn page is made of, so
-that a later build can put it back into a new PDF unchanged."""
+that a later build can put it back into a new PDF unchanged.
+
+This is the one module of pnpgen that reaches into reportlab's private internals (the
+canvas's accumulators, its document's page list, the font subsets); tests/test_replay.py
+checks each of them against the installed reportlab."""
 
 from __future__ import annotations
 
+import zlib
 from dataclasses import dataclass
+
+from reportlab.pdfbase import pdfdoc, pdfmetrics
+from reportlab.pdfgen.canvas import Canvas
 
 
 @dataclass
@@ -14,3 +22,108 @@ class Entry:
     forms: list              # XObject names the page uses, in order
     images: list             # image sources the page draws, in order (replayed to register them)
     gstates: list            # transparency states [(key, value), name]
+
+
+class _AlreadyFlate:
+    """A Flate filter for a stream compressed in advance."""
+
+    pdfname = "FlateDecode"
+
+    def encode(self, data):
+        return data
+
+
+def _put_contents(page, compressed: bytes) -> None:
+    """Give a finished page its content stream, Flate-compressed already."""
+    contents = pdfdoc.PDFStream()
+    contents.content = compressed
+    contents.filters = [_AlreadyFlate()]
+    page.Contents = contents
+    page.stream = None
+
+
+def compress_last_page(c: Canvas) -> None:
+    """reportlab keeps every page's drawing as text until save(); compressing it now
+    (exactly as save() would) keeps a 10,000-card build's memory small. If reportlab's
+    internals ever differ, the page is simply left for save() to compress."""
+    pages = getattr(getattr(c._doc, "Pages", None), "pages", None)
+    if not pages:
+        return
+    page = pages[-1]
+    stream = getattr(page, "stream", None)
+    if not isinstance(stream, str) or getattr(page, "Contents", None) or not page.compression:
+        return
+    _put_contents(page, zlib.compress(stream.encode("utf8")))
+
+
+class PageRecorder:
+    """Records the pages drawn on one canvas as cache entries, and replays entries into it.
+
+    The fonts are seeded first (`seed_fonts`): a page is kept only while the font state is
+    still the seeded one, since its bytes name characters by their codes in the subsets."""
+
+    def __init__(self, c: Canvas):
+        self.c = c
+        self.seeded_codes: dict[str, int | None] | None = None  # font name -> next code, once seeded
+        self.seeded_font_count = 0                                # fonts in the document once seeded
+
+    def seed_fonts(self, fonts: dict[str, str]) -> None:
+        """Give each font all its characters now, in the order given, so the code of every
+        character (and so every page's bytes) no longer depends on which page drew it first."""
+        doc = self.c._doc
+        for name, chars in fonts.items():
+            font = pdfmetrics.getFont(name)
+            if not font._dynamicFont:
+                continue
+            for subset, _ in font.splitString(chars, doc):
+                font.getSubsetInternalName(subset, doc)
+            state = font.state[doc]
+            for subset in range(len(state.subsets)):
+                font.getSubsetInternalName(subset, doc)
+        self.seeded_codes = {name: self._next_code(name) for name in fonts}
+        self.seeded_font_count = len(doc.fontMapping)
+
+    def _next_code(self, name: str) -> int | None:
+        """The next character code a dynamic font would hand out in this document."""
+        font = pdfmetrics.getFont(name)
+        state = getattr(font, "state", {}).get(self.c._doc)
+        return state.nextCode if state is not None else None
+
+    def _fonts_moved(self) -> bool:
+        """Whether a page set a character or font the seeding missed: the font state no longer
+        matches the keys, so this page and every later one cannot be kept."""
+        if self.seeded_codes is None or len(self.c._doc.fontMapping) != self.seeded_font_count:
+            return True
+        return any(self._next_code(name) != codes for name, codes in self.seeded_codes.items())
+
+    def record(self, end_page, images: list) -> Entry | None:
+        """End the page being drawn (with `end_page`) and return it as a cache entry, or None
+        when the page did more to the document than an entry can replay."""
+        c = self.c
+        forms, gstates = list(c._formsinuse), list(c._extgstate._c.items())
+        clean = not (c._colorsUsed or c._shadingUsed or c._annotationrefs or c._psCommandsBeforePage
+                     or c._psCommandsAfterPage)
+        end_page()
+        moved = self._fonts_moved()
+        page = c._doc.Pages.pages[-1]
+        contents = getattr(page, "Contents", None)
+        if not clean or moved or contents is None or not isinstance(contents.content, bytes):
+            return None
+        return Entry(contents.content, forms, images, gstates)
+
+    def replay(self, entry: Entry, images: dict) -> None:
+        """Put a kept page into the document as drawing it would: its images registered in
+        the same order (`images` maps a source to an image converted in memory), its forms
+        and transparency states in its resources, its stream."""
+        c = self.c
+        if entry.images:
+            code = c._code
+            c._code = []
+            for src in entry.images:
+                c.drawImage(images.get(src, src), 0, 0, 1, 1, mask="auto")
+            c._code = code
+        c._formsinuse = list(entry.forms)
+        for t, name in entry.gstates:
+            c._extgstate._c[tuple(t)] = name
+        c.showPage()
+        _put_contents(c._doc.Pages.pages[-1], entry.content)

@@ -1,16 +1,19 @@
 """What changed since an earlier revision of the project, by what the cards print, and the
 sheets that bring a printed deck up to date.
 
-revision (an earlier state: a git revision taken out into a temporary folder, or a folder;
-built: a folder an earlier build wrote, read from its manifests) -> compare (cards paired across the two, compared by their drawings' digests) -> pictures
-(before / now / difference PNGs) and reprint (cut-ready sheets of only what changed)."""
+since opens the earlier state --since names: revision (a git revision taken out into a
+temporary folder, or a folder) or built (a folder an earlier build wrote, read from its
+manifests); each gives a side (side: the game's faces) -> compare (cards paired across the
+two sides, compared by their drawings' digests) -> pictures (before / now / difference PNGs)
+and reprint (cut-ready sheets of only what changed)."""
 
 from __future__ import annotations
 
 from ..build import Project, games, load
 from ..errors import InputError
 from .compare import KINDS, Change, DeckChanges, Drawn, GameChanges, compare_game, report
-from .revision import Revision, open_revision
+from .revision import Revision
+from .since import open_revision
 
 __all__ = ["KINDS", "Change", "DeckChanges", "Drawn", "GameChanges", "Revision", "compare", "compare_game",
            "game_changes", "open_revision", "report", "selected"]

@@ -18,6 +18,7 @@ from ..export.faces import DeckFaces, Face
 from ..build.manifest import CARD_COLUMNS, NAME, read
 from ..pdf.canvas import MM
 from .revision import Revision
+from .side import Side
 
 ROTATE = {0: 0, 90: 1, 180: 2, 270: 3}
 """pdfium's rotation of the rendered page (quarter turns clockwise) that undoes a card's turn
@@ -68,7 +69,6 @@ class BuildRevision(Revision):
         return self._faces[game_id]
 
     def side(self, game_id: str):
-        from .compare import Side
         if game_id not in self.manifests:
             return None
         path, data = self.manifests[game_id]

@@ -22,7 +22,6 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Callable
 
 from ..export.faces import DeckFaces, Face, deck_faces
@@ -30,6 +29,7 @@ from ..layout.fingerprint import Fingerprints
 from ..game.loader import GameSource
 from .built import PrintedFace
 from .revision import Revision
+from .side import Side
 
 KINDS = ("changed", "added", "removed", "copies", "renumbered")
 """What happened to a card: it prints differently, it is new, it is gone, only its number of
@@ -128,22 +128,6 @@ def compare_game(revision: Revision, game_id: str, now: GameSource | None) -> Ga
     title = now.game.title if now else before.title if before else game_id
     return GameChanges(game_id, title, revision.label, status, compare_decks(before or Side([]), after), revision,
                        now)
-
-
-@dataclass
-class Side:
-    """One side of a comparison: a game's decks and boards as drawn (or as an earlier build's
-    manifest recorded them: PrintedFace), its bleed, its folder (for images converted in
-    memory) and its title."""
-
-    decks: list[DeckFaces]
-    bleed: float = 0.0
-    root: Path | None = None
-    title: str = ""
-
-    @classmethod
-    def of(cls, game: GameSource, decks: list[DeckFaces]) -> "Side":
-        return cls(decks, game.game.bleed, game.root, game.game.title)
 
 
 def compare_decks(before: Side, after: Side) -> list[DeckChanges]:

@@ -2,7 +2,8 @@
 taken out with `git archive` into a temporary folder, so the working tree and the repository
 are never touched) or a folder holding an earlier copy of the project. Either way it is a
 Project that pnpgen.build.load reads like the working tree. A third kind, a folder an earlier
-`pnpgen build` wrote (its manifest.json files, no YAML), is read by pnpgen.revisions.built."""
+`pnpgen build` wrote (its manifest.json files, no YAML), is read by pnpgen.revisions.built;
+pnpgen.revisions.since opens whichever of the three `--since` names."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from ..build import Project, load
 from ..errors import InputError, Problem
 from ..export.faces import DeckFaces, deck_faces
 from ..game.loader import GameSource, discover
-from ..build.manifest import NAME as MANIFEST
+from .side import Side
 
 PARTS = ("cards", "templates")
 OPTION = "pnpgen: --since"
@@ -47,7 +48,6 @@ class Revision:
     def side(self, game_id: str):
         """The game as it was, as pnpgen.revisions.compare reads it (a Side: its faces, bleed
         and title), or None when the revision has no such game."""
-        from .compare import Side
         old = self.load(game_id)
         return Side.of(old, self.faces(game_id)) if old else None
 
@@ -99,41 +99,19 @@ class Revision:
         self.close()
 
 
-def open_revision(project: Project, since: str) -> Revision:
-    """The project at `since`: an existing folder is taken as an earlier copy of the project,
-    anything else as a git revision of the repository that holds the project."""
-    if not since or not since.strip():
-        raise InputError.at(OPTION, None, f"no revision given: {HOW}")
-    folder = Path(since).expanduser()
-    if folder.is_file() and folder.name == MANIFEST:     # one game's manifest: its build folder
-        folder = folder.parent
-    if folder.is_dir():
-        if (folder / "cards").is_dir():
-            return Revision(since, f"folder {folder.resolve().name}", None, Project(folder))
-        from .built import open_build
-        found = open_build(since, folder)
-        if found is None:
-            raise InputError.at(_where(since), None, f"this folder holds no cards/ folder and no {MANIFEST}: give the "
-                                "folder of an earlier copy of the project (the one holding cards/ and templates/), a "
-                                f"folder an earlier `pnpgen build` wrote (out/ or out/<game>/, holding {MANIFEST}), "
-                                "or a git revision")
-        return found
-    return _from_git(project, since)
-
-
-def _from_git(project: Project, ref: str) -> Revision:
+def from_git(project: Project, ref: str) -> Revision:
     root = project.root.resolve()
     if ref.startswith("-"):
-        raise InputError.at(_where(ref), None, f"not a revision: {HOW}")
+        raise InputError.at(since_option(ref), None, f"not a revision: {HOW}")
     top = _git(root, "rev-parse", "--show-toplevel")
     if top.returncode != 0:
-        raise InputError.at(_where(ref), None, f"not a folder, and {root} is not in a git repository: "
+        raise InputError.at(since_option(ref), None, f"not a folder, and {root} is not in a git repository: "
                             f"{HOW} (or run `git init` and commit the project)")
     toplevel = Path(top.stdout.strip())
     prefix = _git(root, "rev-parse", "--show-prefix").stdout.strip()
     commit = _git(root, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}")
     if commit.returncode != 0:
-        raise InputError.at(_where(ref), None, f"no such revision in the git repository {toplevel}: {HOW} "
+        raise InputError.at(since_option(ref), None, f"no such revision in the git repository {toplevel}: {HOW} "
                             "(`git log --oneline` lists commits)")
     sha = commit.stdout.strip()
     short = _git(root, "rev-parse", "--short", sha).stdout.strip() or sha[:7]
@@ -148,7 +126,7 @@ def _from_git(project: Project, ref: str) -> Revision:
         archive = _git(toplevel, "archive", "--format=tar", tree, "--", *present, text=False)
         if archive.returncode != 0:
             message = archive.stderr.decode("utf-8", "replace").strip().splitlines()
-            raise InputError.at(_where(ref), None, "cannot read it out of git: "
+            raise InputError.at(since_option(ref), None, "cannot read it out of git: "
                                 f"{message[-1] if message else 'git archive failed'}")
         _extract(archive.stdout, Path(tmp.name))
     except BaseException:
@@ -174,7 +152,8 @@ def _extract(data: bytes, into: Path) -> None:
         tar.extractall(into, members=members)
 
 
-def _where(ref: str) -> str:
+def since_option(ref: str) -> str:
+    """Where an error about `ref` is located: the --since option that named it."""
     return f"{OPTION} {ref}"
 
 

@@ -229,7 +229,57 @@ def _best(page, card, bleed, margin, cut, ticks):
     return best[1] if best else None
 
 
+@dataclass(frozen=True)
+class _Grid:
+    """Where the cards of a sheet go: `cols` x `rows` cards of cw x ch (as they lie on the
+    page), `pitch_x` and `pitch_y` apart, their outer bleed (bx, by), the grid's size with its
+    bleed, and the trim corner (left, top) of the first card."""
+
+    rotated: bool
+    mode: str          # "gutter" or "shared"
+    ax: _Axis
+    ay: _Axis
+    cw: float
+    ch: float
+    pitch_x: float
+    pitch_y: float
+    bx: float
+    by: float
+    grid_w: float
+    grid_h: float
+    left: float
+    top: float
+
+    @property
+    def cols(self) -> int:
+        return self.ax.count
+
+    @property
+    def rows(self) -> int:
+        return self.ay.count
+
+    @property
+    def edges(self) -> tuple[float, float, float, float]:
+        """(x0, x1, y0, y1) of the grid with its outer bleed."""
+        gx0, gx1 = self.left - self.bx, self.left - self.bx + self.grid_w
+        gy1, gy0 = self.top + self.by, self.top + self.by - self.grid_h
+        return gx0, gx1, gy0, gy1
+
+
 def impose(page, card, bleed, margin, cut="auto", flip="long") -> Sheet:
+    grid = _grid(page, card, bleed, margin, cut)
+    flip_t = flip_transform(page, flip)
+    fronts, backs, butted = _slots(grid, card[0], bleed, flip_t)
+    zones, slug_side, lengths = _margins(grid, page, margin)
+    marks, ticks = _marks_and_ticks(grid, fronts, bleed, lengths)
+    slug = _slug(grid, page, margin, zones[slug_side], slug_side, lengths)
+    return Sheet(page=page, card=card, bleed=bleed, flip=flip, fronts=tuple(fronts), backs=tuple(backs),
+                 marks=tuple(marks), ticks=tuple(ticks), slug=slug, flip_t=flip_t, butted=tuple(butted),
+                 cut=grid.mode, rotated=grid.rotated, cols=grid.cols, rows=grid.rows, outer=(grid.bx, grid.by))
+
+
+def _grid(page, card, bleed, margin, cut) -> _Grid:
+    """The best grid for the card on the page, centred; an InputError when no card fits."""
     W, H = page
     found = fit(page, card, bleed, margin, cut)
     if found is None:
@@ -248,14 +298,18 @@ def impose(page, card, bleed, margin, cut="auto", flip="long") -> Sheet:
     grid_h = rows * pitch_y + (2 * by if mode == "shared" else 0)
     left = (W - grid_w) / 2 + bx      # trim left of the first column
     top = (H + grid_h) / 2 - by       # trim top of the first row
+    return _Grid(rotated, mode, ax, ay, cw, ch, pitch_x, pitch_y, bx, by, grid_w, grid_h, left, top)
 
-    flip_t = flip_transform(page, flip)
 
+def _slots(grid: _Grid, card_w: float, bleed: float, flip_t) -> tuple[list, list, list]:
+    """The front and back slot of each card, row by row, and the edges each front shares
+    with its neighbours (cut once, on a sheet of shared cuts)."""
+    cols, rows, mode, cw, ch, bx, by = grid.cols, grid.rows, grid.mode, grid.cw, grid.ch, grid.bx, grid.by
     fronts, backs, butted = [], [], []
     for r in range(rows):
         for c in range(cols):
-            x = left + c * pitch_x
-            y = top - r * pitch_y - ch
+            x = grid.left + c * grid.pitch_x
+            y = grid.top - r * grid.pitch_y - ch
             trim = (x, y, cw, ch)
             if mode == "gutter":
                 clip = (x - bleed, y - bleed, cw + 2 * bleed, ch + 2 * bleed)
@@ -265,22 +319,26 @@ def impose(page, card, bleed, margin, cut="auto", flip="long") -> Sheet:
                 y1 = y + ch + (by if r == 0 else 0)
                 y0 = y - (by if r == rows - 1 else 0)
                 clip = (x0, y0, x1 - x0, y1 - y0)
-            if rotated:   # card up points to the page's left
+            if grid.rotated:   # card up points to the page's left
                 t = (0, 1, -1, 0, x + cw, y)
             else:
                 t = (1, 0, 0, 1, x, y)
             fronts.append(Slot(trim, clip, t))
-            backs.append(back_slot(fronts[-1], w, flip_t))
+            backs.append(back_slot(fronts[-1], card_w, flip_t))
             i = r * cols + c   # shared cut lines: the card to the right and the one below share an edge
             right = (("right", i + 1),) if c < cols - 1 and mode == "shared" else ()
             below = (("bottom", i + cols),) if r < rows - 1 and mode == "shared" else ()
             butted.append(right + below)
+    return fronts, backs, butted
 
-    gx0, gx1 = left - bx, left - bx + grid_w
-    gy1, gy0 = top + by, top + by - grid_h
+
+def _margins(grid: _Grid, page, margin) -> tuple[dict, str, dict]:
+    """The room outside the grid on each side (mm), the side the slug goes on (the roomiest),
+    and the length of the crop marks on each side."""
+    W, H = page
+    gx0, gx1, gy0, gy1 = grid.edges
     zones = {"bottom": gy0 - margin, "top": H - margin - gy1,
              "left": gx0 - margin, "right": W - margin - gx1}
-    marked = {"bottom": ay.marked, "top": ay.marked, "left": ax.marked, "right": ax.marked}
     slug_side = max(("bottom", "top", "left", "right"), key=lambda s: (zones[s] - (s in ("left", "right")) * 0.5, s == "bottom"))
     lengths = {}
     for side, z in zones.items():
@@ -288,12 +346,19 @@ def impose(page, card, bleed, margin, cut="auto", flip="long") -> Sheet:
         if side == slug_side:
             room -= SLUG_ROOM
         lengths[side] = max(MARK_MIN, min(MARK_MAX, room))
+    return zones, slug_side, lengths
 
+
+def _marks_and_ticks(grid: _Grid, fronts: list, bleed: float, lengths: dict) -> tuple[list, list]:
+    """Crop marks in the margins in line with every trim edge, or cut ticks over the outer
+    bleed along an axis that has no room for marks."""
+    ax, ay, mode, top, left = grid.ax, grid.ay, grid.mode, grid.top, grid.left
+    gx0, gx1, gy0, gy1 = grid.edges
     xs = sorted({round(v, 6) for s in fronts for v in (s.trim[0], s.trim[0] + s.trim[2])})
     ys = sorted({round(v, 6) for s in fronts for v in (s.trim[1], s.trim[1] + s.trim[3])})
     marks, ticks = [], []
-    trim_top, trim_bottom = top, top - rows * pitch_y + (2 * bleed if mode == "gutter" else 0)
-    trim_left, trim_right = left, left + cols * pitch_x - (2 * bleed if mode == "gutter" else 0)
+    trim_top, trim_bottom = top, top - grid.rows * grid.pitch_y + (2 * bleed if mode == "gutter" else 0)
+    trim_left, trim_right = left, left + grid.cols * grid.pitch_x - (2 * bleed if mode == "gutter" else 0)
     for x in xs:
         if ay.marked:
             marks.append(((x, gy1 + MARK_GAP), (x, gy1 + MARK_GAP + lengths["top"])))
@@ -308,20 +373,22 @@ def impose(page, card, bleed, margin, cut="auto", flip="long") -> Sheet:
         else:
             ticks.append(((trim_left - TICK_GAP, y), (gx0, y)))
             ticks.append(((trim_right + TICK_GAP, y), (gx1, y)))
+    return marks, ticks
 
-    used_room = lengths[slug_side] if marked[slug_side] else 0.0
-    room = max(0.0, zones[slug_side] - MARK_GAP - used_room)
-    if slug_side == "bottom":
-        slug = Slug(W / 2, margin + 0.3, 0, grid_w, room)
-    elif slug_side == "top":
-        slug = Slug(W / 2, H - margin - 2.0, 0, grid_w, room)
-    elif slug_side == "left":
-        slug = Slug(margin + 2.0, H / 2, 90, grid_h, room)
-    else:
-        slug = Slug(W - margin - 2.0, H / 2, 270, grid_h, room)
-    return Sheet(page=page, card=card, bleed=bleed, flip=flip, fronts=tuple(fronts), backs=tuple(backs),
-                 marks=tuple(marks), ticks=tuple(ticks), slug=slug, flip_t=flip_t, butted=tuple(butted),
-                 cut=mode, rotated=rotated, cols=cols, rows=rows, outer=(bx, by))
+
+def _slug(grid: _Grid, page, margin, zone: float, side: str, lengths: dict) -> Slug:
+    """The slug line on `side`, in the room its crop marks leave of the `zone` outside the grid."""
+    W, H = page
+    marked = (grid.ay if side in ("bottom", "top") else grid.ax).marked
+    used_room = lengths[side] if marked else 0.0
+    room = max(0.0, zone - MARK_GAP - used_room)
+    if side == "bottom":
+        return Slug(W / 2, margin + 0.3, 0, grid.grid_w, room)
+    if side == "top":
+        return Slug(W / 2, H - margin - 2.0, 0, grid.grid_w, room)
+    if side == "left":
+        return Slug(margin + 2.0, H / 2, 90, grid.grid_h, room)
+    return Slug(W - margin - 2.0, H / 2, 270, grid.grid_h, room)
 
 
 TURNS = {0: False, 90: True, 180: False, 270: True}
