@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..build.game import Project
+from ..build import Project
 from ..build.manifest import NAME as MANIFEST
 from ..errors import InputError
 from .built import open_build
