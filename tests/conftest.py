@@ -18,10 +18,20 @@ def project() -> Project:
 
 
 @pytest.fixture(scope="session")
-def built(tmp_path_factory, project):
+def bundled_games(project) -> list[str]:
+    """The ids of the bundled games; never empty, so a test that loops over them cannot pass on nothing."""
+    found = games(project)
+    assert found, f"no bundled games found under {project.cards}"
+    return found
+
+
+@pytest.fixture(scope="session")
+def built(tmp_path_factory, project, bundled_games):
     """{game id: [DeckResult, ...]} for every bundled game, built on Letter."""
     out = tmp_path_factory.mktemp("out")
-    return {g: build_game(project, g, Options(out=out)) for g in games(project)}
+    result = {g: build_game(project, g, Options(out=out)) for g in bundled_games}
+    assert result and all(result.values()), "a bundled game built no deck"
+    return result
 
 
 @pytest.fixture

@@ -139,9 +139,8 @@ def test_a_damaged_cache_is_ignored(game, tmp_path):
     assert again.kept == again.pages and again.drawn == 0
 
 
-def test_every_bundled_game_builds_the_same_with_and_without_the_cache(tmp_path):
-    project = Project(ROOT)
-    for game in games(project):
+def test_every_bundled_game_builds_the_same_with_and_without_the_cache(tmp_path, project, bundled_games):
+    for game in bundled_games:
         build_game(project, game, Options(out=tmp_path / "clean", cache=False, rulebook=False))
         build_game(project, game, Options(out=tmp_path / "cached", rulebook=False))    # cold: fills the cache
         results = build_game(project, game, Options(out=tmp_path / "cached", rulebook=False))

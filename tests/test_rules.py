@@ -47,8 +47,8 @@ def by_rule(vs):
     return out
 
 
-def test_bundled_games_pass_their_rules(project):
-    for game in games(project):
+def test_bundled_games_pass_their_rules(project, bundled_games):
+    for game in bundled_games:
         report = check_game(load(project, game))
         assert report.rules > 0, f"{game} has no rules"
         assert report.violations == [], [str(v) for v in report.violations]
