@@ -2,19 +2,20 @@
 no traceback, and no (half-)written file in out/.
 
 Each test breaks one file of a scratch copy of the bundled Swarm game by string replacement,
-then runs `python -m pnpgen.cli build` in a subprocess, exactly as a designer would. Expected
-line numbers are computed from the mutated text, never hard-coded."""
+then runs `pnpgen build` on it (in this process, with click's CliRunner; stdout and stderr are
+not terminals), exactly as a designer would. Expected line numbers are computed from the
+mutated text, never hard-coded."""
 
 from __future__ import annotations
 
 import hashlib
 import re
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
+
+from .clirun import Ran, pnpgen
 
 GAME = "cards/swarm/game.yaml"
 DECK = "cards/swarm/decks/common.yaml"
@@ -29,11 +30,9 @@ HIVE = '{title: "Hive", type: Evolution, attribute: Stack, scope: stack}'
 
 # --- helpers ----------------------------------------------------------------------------------
 
-def build(root: Path) -> subprocess.CompletedProcess:
-    """Build the swarm game as a user would; stdout/stderr are pipes, so not terminals."""
-    return subprocess.run(
-        [sys.executable, "-m", "pnpgen", "--root", str(root), "build", "swarm", "--out", str(root / "out")],
-        capture_output=True, text=True, timeout=120, cwd=root, check=False)
+def build(root: Path) -> Ran:
+    """Build the swarm game as a user would, from the project folder; stdout/stderr are not terminals."""
+    return pnpgen("--root", root, "build", "swarm", "--out", root / "out", cwd=root)
 
 
 def edit(root: Path, rel: str, old: str, new: str, mark: str | None = None) -> int:
