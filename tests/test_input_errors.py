@@ -1,15 +1,16 @@
 """Bad input: every class of mistake gives `file:line: message` on stderr, exit status 2,
-no traceback, and nothing (half-)written in out/. Run through the CLI as a designer would."""
+no traceback, and nothing (half-)written in out/. Run through the CLI as a designer would
+(in this process, with click's CliRunner)."""
 
 from __future__ import annotations
 
 import hashlib
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
+
+from .clirun import pnpgen
 
 GAME = "cards/swarm/game.yaml"
 DECK = "cards/swarm/decks/common.yaml"
@@ -18,9 +19,7 @@ EVENT = "templates/swarm/event.yaml"
 
 
 def build(root: Path, *extra):
-    proc = subprocess.run([sys.executable, "-m", "pnpgen", "--root", str(root), "build", "swarm",
-                           "--out", str(root / "out"), *extra], capture_output=True, text=True, timeout=120,
-                          cwd=root)
+    proc = pnpgen("--root", root, "build", "swarm", "--out", root / "out", *extra, cwd=root)
     assert "Traceback" not in proc.stderr, proc.stderr
     return proc
 
