@@ -67,7 +67,7 @@ def test_crop_marks_lie_on_every_trim_line_outside_the_art(built, project):
 
 @pytest.mark.parametrize("flip", ["long", "short"])
 def test_each_back_lands_behind_its_own_front(project, tmp_path, flip):
-    result = next(r for r in build_game(project, "swarm", Options(out=tmp_path, flip=flip)) if r.deck == "common")
+    result = next(r for r in build_game(project, "swarm", Options(out=tmp_path, flip=flip, rulebook=False)) if r.deck == "common")
     reader = PdfReader(result.path)
     W, H = (float(v) for v in reader.pages[0].mediabox[2:])
     sheet, deck = sheet_for(project, "swarm", "common")
@@ -145,7 +145,7 @@ def test_every_card_code_is_printed_once_per_copy(built):
 
 
 def test_paper_override_sets_the_page_size(project, tmp_path):
-    results = build_game(project, "swarm", Options(out=tmp_path, paper="a4"))
+    results = build_game(project, "swarm", Options(out=tmp_path, paper="a4", rulebook=False))
     box = PdfReader(results[0].path).pages[0].mediabox
     assert (float(box.width), float(box.height)) == pytest.approx((595.28, 841.89), abs=0.01)
 
