@@ -34,6 +34,14 @@ def built(tmp_path_factory, project, bundled_games):
     return result
 
 
+@pytest.fixture(scope="session")
+def built_out(built) -> Path:
+    """The folder `built` wrote into: out/<game>/<deck>.pdf and manifest.json, and out/.cache.
+    Tests only read it (or copy it)."""
+    (out,) = {r.path.parent.parent for results in built.values() for r in results}
+    return out
+
+
 @pytest.fixture
 def scratch(tmp_path) -> Path:
     """A writable copy of the project's cards/ and templates/ to break on purpose."""

@@ -290,7 +290,7 @@ def test_a_game_without_a_rulebook_builds_as_before(tmp_path):
 def test_check_catches_a_broken_rulebook_reference_for_ci(tmp_path):
     from click.testing import CliRunner
 
-    from pnpgen.cli.commands import main
+    from pnpgen.cli import main
 
     mini(tmp_path, RULES.replace("<card:deck/Knight>", "<card:deck/Night>"))
     run = CliRunner().invoke(main, ["--root", str(tmp_path), "check", "--format", "github"])
