@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import hashlib
 import re
+import shutil
 import time
 from pathlib import Path
 
 import pytest
 
 from .clirun import Ran, pnpgen
+from .conftest import ROOT
 
 GAME = "cards/swarm/game.yaml"
 DECK = "cards/swarm/decks/common.yaml"
@@ -90,8 +92,18 @@ def digest(path: Path) -> str:
 
 # --- the unmodified game --------------------------------------------------------------------
 
-def test_good_game_builds_quietly(scratch):
-    proc = build(scratch)
+@pytest.fixture(scope="module")
+def good(tmp_path_factory) -> tuple[Path, Ran]:
+    """A scratch copy of the project built once as a user would: (its folder, the run). Tests
+    that need an earlier good build copy its out/."""
+    root = tmp_path_factory.mktemp("good")
+    for part in ("cards", "templates"):
+        shutil.copytree(ROOT / part, root / part)
+    return root, build(root)
+
+
+def test_good_game_builds_quietly(good):
+    scratch, proc = good
     assert "Traceback" not in proc.stderr
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == "", f"stderr is not a terminal, so a good build says nothing:\n{proc.stderr}"
@@ -294,17 +306,19 @@ def test_billion_laughs_is_refused_quickly(scratch, rel, anchor):
 
 # --- 11. a failure while drawing leaves the previous PDFs alone, and no .part file ------------------
 
-def _good_build(root: Path) -> dict[str, tuple[str, int]]:
-    proc = build(root)
+def _good_build(root: Path, good: tuple[Path, Ran]) -> dict[str, tuple[str, int]]:
+    """out/ as the good build of the same input left it (a copy of it, cache and all)."""
+    folder, proc = good
     assert proc.returncode == 0, proc.stderr
+    shutil.copytree(folder / "out", root / "out")
     out = root / "out" / "swarm"
     return {p.name: (digest(p), p.stat().st_ino) for p in files_under(out)}
 
 
-def test_failure_late_in_first_deck_keeps_old_pdf(scratch):
+def test_failure_late_in_first_deck_keeps_old_pdf(scratch, good):
     """Only Event cards (bonus 3, the 26th card onwards) divide by zero: the build fails on
     sheet 3 of the common deck, after the .part file was opened and partly drawn."""
-    before = _good_build(scratch)
+    before = _good_build(scratch, good)
     assert set(before) == {"aids.pdf", "board.pdf", "common.pdf", "counters.pdf", "manifest.json", "markers.pdf", "optional.pdf",
                            "rulebook.pdf"}
     line = edit(scratch, EVENT, '  - circle: {x: 31.75, y: 36, r: 9, fill: "#ffffff"}',
@@ -319,10 +333,10 @@ def test_failure_late_in_first_deck_keeps_old_pdf(scratch):
     assert after == before, "a failed build replaced or changed an earlier good PDF"
 
 
-def test_failure_on_last_card_of_second_deck_keeps_old_pdf(scratch):
+def test_failure_on_last_card_of_second_deck_keeps_old_pdf(scratch, good):
     """The very last card of the last deck fails: the first deck was written whole, the
     second deck's earlier PDF is untouched, and nothing half-written is left."""
-    before = _good_build(scratch)
+    before = _good_build(scratch, good)
     line = edit(scratch, OPTIONAL, "  - text: {x: 8, y: 26",
                 "  - text: {x: 6, y: 22, w: 51.5, h: 3, size: 6, "
                 "text: \"{{ 1 // (0 if title == 'Rampage' else 1) }}\"}\n  - text: {x: 8, y: 26", "  - text: {x: 6, y: 22")
