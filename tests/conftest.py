@@ -42,6 +42,18 @@ def built_out(built) -> Path:
     return out
 
 
+@pytest.fixture(scope="session")
+def good_swarm(tmp_path_factory):
+    """A copy of the project's cards/ and templates/ on which `pnpgen build swarm --out out`
+    was run once, in the project folder, as a user would: (the folder, the run). Tests that need
+    an earlier good build copy its out/ (cache and all); they must not write into it."""
+    from .clirun import pnpgen
+    root = tmp_path_factory.mktemp("good")
+    for part in ("cards", "templates"):
+        shutil.copytree(ROOT / part, root / part)
+    return root, pnpgen("--root", root, "build", "swarm", "--out", root / "out", cwd=root)
+
+
 @pytest.fixture
 def scratch(tmp_path) -> Path:
     """A writable copy of the project's cards/ and templates/ to break on purpose."""

@@ -17,7 +17,6 @@ from pathlib import Path
 import pytest
 
 from .clirun import Ran, pnpgen
-from .conftest import ROOT
 
 GAME = "cards/swarm/game.yaml"
 DECK = "cards/swarm/decks/common.yaml"
@@ -92,14 +91,10 @@ def digest(path: Path) -> str:
 
 # --- the unmodified game --------------------------------------------------------------------
 
-@pytest.fixture(scope="module")
-def good(tmp_path_factory) -> tuple[Path, Ran]:
-    """A scratch copy of the project built once as a user would: (its folder, the run). Tests
-    that need an earlier good build copy its out/."""
-    root = tmp_path_factory.mktemp("good")
-    for part in ("cards", "templates"):
-        shutil.copytree(ROOT / part, root / part)
-    return root, build(root)
+@pytest.fixture
+def good(good_swarm) -> tuple[Path, Ran]:
+    """The scratch copy of the project built once as `build` builds it (conftest.good_swarm)."""
+    return good_swarm
 
 
 def test_good_game_builds_quietly(good):
