@@ -18,10 +18,40 @@ def project() -> Project:
 
 
 @pytest.fixture(scope="session")
-def built(tmp_path_factory, project):
+def bundled_games(project) -> list[str]:
+    """The ids of the bundled games; never empty, so a test that loops over them cannot pass on nothing."""
+    found = games(project)
+    assert found, f"no bundled games found under {project.cards}"
+    return found
+
+
+@pytest.fixture(scope="session")
+def built(tmp_path_factory, project, bundled_games):
     """{game id: [DeckResult, ...]} for every bundled game, built on Letter."""
     out = tmp_path_factory.mktemp("out")
-    return {g: build_game(project, g, Options(out=out)) for g in games(project)}
+    result = {g: build_game(project, g, Options(out=out)) for g in bundled_games}
+    assert result and all(result.values()), "a bundled game built no deck"
+    return result
+
+
+@pytest.fixture(scope="session")
+def built_out(built) -> Path:
+    """The folder `built` wrote into: out/<game>/<deck>.pdf and manifest.json, and out/.cache.
+    Tests only read it (or copy it)."""
+    (out,) = {r.path.parent.parent for results in built.values() for r in results}
+    return out
+
+
+@pytest.fixture(scope="session")
+def good_swarm(tmp_path_factory):
+    """A copy of the project's cards/ and templates/ on which `pnpgen build swarm --out out`
+    was run once, in the project folder, as a user would: (the folder, the run). Tests that need
+    an earlier good build copy its out/ (cache and all); they must not write into it."""
+    from .clirun import pnpgen
+    root = tmp_path_factory.mktemp("good")
+    for part in ("cards", "templates"):
+        shutil.copytree(ROOT / part, root / part)
+    return root, pnpgen("--root", root, "build", "swarm", "--out", root / "out", cwd=root)
 
 
 @pytest.fixture

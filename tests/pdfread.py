@@ -138,3 +138,14 @@ def code_centres(page, prefix: str) -> dict:
                                       (min(b[1] for b in boxes) + max(b[3] for b in boxes)) / 2)
         start = text.find(prefix, start + 1)
     return out
+
+
+def page_texts(path) -> list[str]:
+    """The text of every page of the PDF at `path`, read back with pdfium (much faster than
+    pypdf's extract_text on pages of vector art)."""
+    import pypdfium2 as pdfium
+    pdf = pdfium.PdfDocument(str(path))
+    try:
+        return [pdf[i].get_textpage().get_text_range() for i in range(len(pdf))]
+    finally:
+        pdf.close()

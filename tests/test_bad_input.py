@@ -2,19 +2,21 @@
 no traceback, and no (half-)written file in out/.
 
 Each test breaks one file of a scratch copy of the bundled Swarm game by string replacement,
-then runs `python -m pnpgen.cli build` in a subprocess, exactly as a designer would. Expected
-line numbers are computed from the mutated text, never hard-coded."""
+then runs `pnpgen build` on it (in this process, with click's CliRunner; stdout and stderr are
+not terminals), exactly as a designer would. Expected line numbers are computed from the
+mutated text, never hard-coded."""
 
 from __future__ import annotations
 
 import hashlib
 import re
-import subprocess
-import sys
+import shutil
 import time
 from pathlib import Path
 
 import pytest
+
+from .clirun import Ran, pnpgen
 
 GAME = "cards/swarm/game.yaml"
 DECK = "cards/swarm/decks/common.yaml"
@@ -29,11 +31,9 @@ HIVE = '{title: "Hive", type: Evolution, attribute: Stack, scope: stack}'
 
 # --- helpers ----------------------------------------------------------------------------------
 
-def build(root: Path) -> subprocess.CompletedProcess:
-    """Build the swarm game as a user would; stdout/stderr are pipes, so not terminals."""
-    return subprocess.run(
-        [sys.executable, "-m", "pnpgen", "--root", str(root), "build", "swarm", "--out", str(root / "out")],
-        capture_output=True, text=True, timeout=120, cwd=root, check=False)
+def build(root: Path) -> Ran:
+    """Build the swarm game as a user would, from the project folder; stdout/stderr are not terminals."""
+    return pnpgen("--root", root, "build", "swarm", "--out", root / "out", cwd=root)
 
 
 def edit(root: Path, rel: str, old: str, new: str, mark: str | None = None) -> int:
@@ -91,8 +91,14 @@ def digest(path: Path) -> str:
 
 # --- the unmodified game --------------------------------------------------------------------
 
-def test_good_game_builds_quietly(scratch):
-    proc = build(scratch)
+@pytest.fixture
+def good(good_swarm) -> tuple[Path, Ran]:
+    """The scratch copy of the project built once as `build` builds it (conftest.good_swarm)."""
+    return good_swarm
+
+
+def test_good_game_builds_quietly(good):
+    scratch, proc = good
     assert "Traceback" not in proc.stderr
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == "", f"stderr is not a terminal, so a good build says nothing:\n{proc.stderr}"
@@ -295,17 +301,19 @@ def test_billion_laughs_is_refused_quickly(scratch, rel, anchor):
 
 # --- 11. a failure while drawing leaves the previous PDFs alone, and no .part file ------------------
 
-def _good_build(root: Path) -> dict[str, tuple[str, int]]:
-    proc = build(root)
+def _good_build(root: Path, good: tuple[Path, Ran]) -> dict[str, tuple[str, int]]:
+    """out/ as the good build of the same input left it (a copy of it, cache and all)."""
+    folder, proc = good
     assert proc.returncode == 0, proc.stderr
+    shutil.copytree(folder / "out", root / "out")
     out = root / "out" / "swarm"
     return {p.name: (digest(p), p.stat().st_ino) for p in files_under(out)}
 
 
-def test_failure_late_in_first_deck_keeps_old_pdf(scratch):
+def test_failure_late_in_first_deck_keeps_old_pdf(scratch, good):
     """Only Event cards (bonus 3, the 26th card onwards) divide by zero: the build fails on
     sheet 3 of the common deck, after the .part file was opened and partly drawn."""
-    before = _good_build(scratch)
+    before = _good_build(scratch, good)
     assert set(before) == {"aids.pdf", "board.pdf", "common.pdf", "counters.pdf", "manifest.json", "markers.pdf", "optional.pdf",
                            "rulebook.pdf"}
     line = edit(scratch, EVENT, '  - circle: {x: 31.75, y: 36, r: 9, fill: "#ffffff"}',
@@ -320,10 +328,10 @@ def test_failure_late_in_first_deck_keeps_old_pdf(scratch):
     assert after == before, "a failed build replaced or changed an earlier good PDF"
 
 
-def test_failure_on_last_card_of_second_deck_keeps_old_pdf(scratch):
+def test_failure_on_last_card_of_second_deck_keeps_old_pdf(scratch, good):
     """The very last card of the last deck fails: the first deck was written whole, the
     second deck's earlier PDF is untouched, and nothing half-written is left."""
-    before = _good_build(scratch)
+    before = _good_build(scratch, good)
     line = edit(scratch, OPTIONAL, "  - text: {x: 8, y: 26",
                 "  - text: {x: 6, y: 22, w: 51.5, h: 3, size: 6, "
                 "text: \"{{ 1 // (0 if title == 'Rampage' else 1) }}\"}\n  - text: {x: 8, y: 26", "  - text: {x: 6, y: 22")

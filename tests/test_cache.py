@@ -3,6 +3,7 @@ draws the others, and writes exactly the bytes a clean build writes."""
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
 from pathlib import Path
 
@@ -139,11 +140,16 @@ def test_a_damaged_cache_is_ignored(game, tmp_path):
     assert again.kept == again.pages and again.drawn == 0
 
 
-def test_every_bundled_game_builds_the_same_with_and_without_the_cache(tmp_path):
-    project = Project(ROOT)
-    for game in games(project):
+def test_every_bundled_game_builds_the_same_with_and_without_the_cache(tmp_path, project, bundled_games, built_out):
+    """The session's build (`built_out`) filled an empty cache: its PDFs are a clean build's.
+    A build onto a copy of that cache copies every sheet page and writes the same bytes."""
+    shutil.copytree(built_out / ".cache", tmp_path / "cached" / ".cache")
+    for game in bundled_games:
         build_game(project, game, Options(out=tmp_path / "clean", cache=False, rulebook=False))
-        build_game(project, game, Options(out=tmp_path / "cached", rulebook=False))    # cold: fills the cache
+        clean = sorted((tmp_path / "clean" / game).glob("*.pdf"))
+        assert clean, game
+        for pdf in clean:     # cold: drawn while filling the cache
+            assert (built_out / game / pdf.name).read_bytes() == pdf.read_bytes(), (game, pdf.name)
         results = build_game(project, game, Options(out=tmp_path / "cached", rulebook=False))
         decks = [r for r in results if r.kept or r.drawn]
         assert decks and all(r.drawn == 0 for r in decks), game    # warm: every sheet page copied

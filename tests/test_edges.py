@@ -148,10 +148,8 @@ def test_text_that_cannot_fit_stays_inside_its_box(tmp_path):
 
 
 def _cli(project, *args):
-    import subprocess
-    import sys
-    return subprocess.run([sys.executable, "-m", "pnpgen", "--root", str(project.root), *args],
-                          capture_output=True, text=True, timeout=120, check=False)
+    from .clirun import pnpgen
+    return pnpgen("--root", project.root, *args)
 
 
 @pytest.mark.parametrize("title,needle", [

@@ -1,15 +1,17 @@
 """Bad input: every class of mistake gives `file:line: message` on stderr, exit status 2,
-no traceback, and nothing (half-)written in out/. Run through the CLI as a designer would."""
+no traceback, and nothing (half-)written in out/. Run through the CLI as a designer would
+(in this process, with click's CliRunner)."""
 
 from __future__ import annotations
 
 import hashlib
-import subprocess
-import sys
+import shutil
 import time
 from pathlib import Path
 
 import pytest
+
+from .clirun import pnpgen
 
 GAME = "cards/swarm/game.yaml"
 DECK = "cards/swarm/decks/common.yaml"
@@ -18,9 +20,7 @@ EVENT = "templates/swarm/event.yaml"
 
 
 def build(root: Path, *extra):
-    proc = subprocess.run([sys.executable, "-m", "pnpgen", "--root", str(root), "build", "swarm",
-                           "--out", str(root / "out"), *extra], capture_output=True, text=True, timeout=120,
-                          cwd=root)
+    proc = pnpgen("--root", root, "build", "swarm", "--out", root / "out", *extra, cwd=root)
     assert "Traceback" not in proc.stderr, proc.stderr
     return proc
 
@@ -140,8 +140,18 @@ def test_alias_bombs_are_refused_quickly(scratch):
     assert_failed(proc, DECK, None, "too many aliases")
 
 
-def test_a_failure_while_drawing_leaves_the_previous_pdf_untouched(scratch):
-    assert build(scratch).returncode == 0
+@pytest.fixture
+def clean(good_swarm):
+    """The scratch copy of the project built once as `build` builds it (conftest.good_swarm)."""
+    folder, proc = good_swarm
+    assert "Traceback" not in proc.stderr, proc.stderr
+    return folder, proc
+
+
+def test_a_failure_while_drawing_leaves_the_previous_pdf_untouched(scratch, clean):
+    folder, proc = clean
+    assert proc.returncode == 0
+    shutil.copytree(folder / "out", scratch / "out")    # as that good build of the same input left it
     pdf = scratch / "out" / "swarm" / "common.pdf"
     before = hashlib.sha256(pdf.read_bytes()).hexdigest()
     # divides by zero only for Event cards (bonus 3), which come after many Evolutions
@@ -152,7 +162,7 @@ def test_a_failure_while_drawing_leaves_the_previous_pdf_untouched(scratch):
     assert not list((scratch / "out").rglob("*.part"))
 
 
-def test_a_clean_build_prints_nothing_when_not_on_a_terminal(scratch):
-    proc = build(scratch)
+def test_a_clean_build_prints_nothing_when_not_on_a_terminal(clean):
+    scratch, proc = clean
     assert proc.returncode == 0 and proc.stderr == "" and proc.stdout == ""
     assert sorted(p.name for p in (scratch / "out" / "swarm").iterdir()) == ["aids.pdf", "board.pdf", "common.pdf", "counters.pdf", "manifest.json", "markers.pdf", "optional.pdf", "rulebook.pdf"]

@@ -4,8 +4,6 @@ fronts for either flip edge, and bad layouts are refused at their line with noth
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -18,6 +16,7 @@ from pnpgen.build.game import Options, Project, build_game
 from pnpgen.errors import InputError
 from pnpgen.sheets.impose import place
 
+from .clirun import Ran, pnpgen
 from .minigame import make_game
 from .pdfread import MM, apply, page_geometry
 
@@ -269,10 +268,8 @@ def test_a_card_inside_the_printer_margin_is_warned_at_its_line(tmp_path):
 
 # --- bad layouts: located errors, exit status 2, nothing written --------------------------------
 
-def cli_build(root: Path, *args) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pnpgen", "--root", str(root), "build", *args,
-                           "--out", str(root / "out")], capture_output=True, text=True, timeout=120,
-                          cwd=root, check=False)
+def cli_build(root: Path, *args) -> Ran:
+    return pnpgen("--root", root, "build", *args, "--out", root / "out", cwd=root)
 
 
 GOOD = "paper: letter\ncard_size: business\nbleed: 0\ncrop_marks: false\n"

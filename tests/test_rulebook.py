@@ -366,6 +366,7 @@ def test_a_character_only_the_sans_face_has_is_set_in_it(tmp_path):
 
 
 BUNDLED = sorted(p.parent.name for p in (Path(__file__).resolve().parent.parent / "cards").glob("*/rulebook.md"))
+assert BUNDLED, "no bundled game has a rulebook.md: the test below would pass on nothing"
 
 
 @pytest.mark.parametrize("game", BUNDLED)

@@ -4,8 +4,6 @@ for the parts of the vocabulary the bundled data does not exercise yet (variants
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,12 +12,13 @@ from pnpgen.build.game import Project, games, load
 from pnpgen.errors import InputError
 from pnpgen.rules.ruleset import check_game
 
+from .clirun import pnpgen
+
 DECK = Path("cards/swarm/decks/common.yaml")
 
 
 def run_cli(root: Path, *args):
-    proc = subprocess.run([sys.executable, "-m", "pnpgen", "--root", str(root), *args],
-                          capture_output=True, text=True)
+    proc = pnpgen("--root", root, *args)
     assert "Traceback" not in proc.stderr
     return proc
 
@@ -47,8 +46,8 @@ def by_rule(vs):
     return out
 
 
-def test_bundled_games_pass_their_rules(project):
-    for game in games(project):
+def test_bundled_games_pass_their_rules(project, bundled_games):
+    for game in bundled_games:
         report = check_game(load(project, game))
         assert report.rules > 0, f"{game} has no rules"
         assert report.violations == [], [str(v) for v in report.violations]
