@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pnpgen.build.game import Options, Project, build_game, games
+from pnpgen.build import Options, Project, build_game, games
 
 ROOT = Path(__file__).resolve().parent.parent
 

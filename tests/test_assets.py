@@ -8,7 +8,7 @@ from PIL import Image
 from pypdf import PdfReader
 
 from pnpgen import fonts
-from pnpgen.build.game import Options, Project, build_game
+from pnpgen.build import Options, Project, build_game
 
 from .minigame import make_game
 from .pdfread import fonts_of, is_embedded

@@ -7,7 +7,7 @@ import pytest
 from pypdf import PdfReader
 
 from pnpgen import presets
-from pnpgen.build.game import Options, build_game
+from pnpgen.build import Options, build_game
 from pnpgen.errors import InputError
 from pnpgen.sheets.tile import FRAME, LABEL_ROOM, poster, tile
 
@@ -123,7 +123,7 @@ def test_a_board_template_error_names_the_board(project, tmp_path):
         shutil.copytree(project.root / part, tmp_path / part)
     path = tmp_path / "templates" / "swamp-monsters" / "playmat.yaml"
     path.write_text(path.read_text().replace("fill: water, bleed: true", "fill: \"{{ watr }}\", bleed: true"))
-    from pnpgen.build.game import Project
+    from pnpgen.build import Project
     with pytest.raises(InputError, match=r"playmat.yaml:\d+: elements\[0\]: undefined name 'watr'"):
         build_game(Project(tmp_path), "swamp-monsters", Options(out=tmp_path / "out"))
     assert not (tmp_path / "out").exists() or not any((tmp_path / "out").rglob("*.pdf"))
@@ -132,7 +132,7 @@ def test_a_board_template_error_names_the_board(project, tmp_path):
 def _hex_ops(project, seed=None):
     from pnpgen import ops
     from pnpgen.layout.boards import board_card
-    from pnpgen.build.game import load
+    from pnpgen.build import load
     from pnpgen.layout.layouter import Layouter
     game = load(project, "swarm")
     (board,) = game.boards
@@ -186,7 +186,7 @@ def test_counters_are_packed_discs_bled_and_cut_round(built, project):
 
     import pypdfium2 as pdfium
 
-    from pnpgen.build.game import load
+    from pnpgen.build import load
     from pnpgen.sheets.impose import pack
     (counters,) = [r for r in built["swarm"] if r.deck == "counters"]
     assert counters.cards == 300 and counters.sheets == len(PdfReader(counters.path).pages) // 2
@@ -213,7 +213,7 @@ def test_a_fold_over_standee_shows_the_figure_upright_on_both_panels(project):
     the middle fold as the front panel, so each panel mirrors the other through the fold's
     centre; the three fold lines run across at the panel joins."""
     from pnpgen import ops
-    from pnpgen.build.game import load
+    from pnpgen.build import load
     from pnpgen.game.expand import assign_numbers, expand
     from pnpgen.layout.layouter import Layouter
     game = load(project, "swamp-fox")
@@ -246,7 +246,7 @@ def test_island_rules_catch_a_space_cut_off_by_pits(project, tmp_path):
     """BM-20 reads the board file's map: pits round a corner cut A1 off from the X."""
     import shutil
 
-    from pnpgen.build.game import Project, load
+    from pnpgen.build import Project, load
     from pnpgen.rules.ruleset import check_game
     for part in ("cards", "templates"):
         shutil.copytree(project.root / part, tmp_path / part)
@@ -266,7 +266,7 @@ def test_every_playmat_zone_holds_a_card(project):
     Jail, Utility/Event, Capitol and the Bank, each at least a poker card's size."""
     from pnpgen import ops
     from pnpgen.layout.boards import board_card
-    from pnpgen.build.game import load
+    from pnpgen.build import load
     from pnpgen.layout.layouter import Layouter
     game = load(project, "swamp-monsters")
     (board,) = game.boards
@@ -311,7 +311,7 @@ elements:
 def test_a_fixed_hex_map_from_the_board_file(tmp_path):
     """A designer's own map, rows of codes in the board's fields, is drawn hex for hex; a code
     the template does not know is an error at the template's line naming the card's file."""
-    from pnpgen.build.game import Project
+    from pnpgen.build import Project
     from .minigame import make_game
     folder = make_game(tmp_path, FIXED_GAME, FIXED_DECK, {"face": FIXED_FACE, "hexes": FIXED_HEXES})
     (folder / "boards").mkdir()

@@ -10,9 +10,8 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from pnpgen.build.game import Options, Project, build_game, games
+from pnpgen.build import Options, Project, build_game
 
-from .conftest import ROOT
 from .minigame import make_game
 
 GAME = "title: Cache Game\ncode: CG\n"

@@ -14,7 +14,7 @@ from pypdf import PdfReader
 
 from pnpgen.build import calibrate
 from pnpgen import presets
-from pnpgen.build.game import Options, Project, build_game
+from pnpgen.build import Options, Project, build_game
 from pnpgen.cli import main
 from pnpgen.sheets.impose import flip_transform
 

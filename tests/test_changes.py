@@ -18,7 +18,7 @@ from click.testing import CliRunner
 from PIL import Image, ImageChops
 from pypdf import PdfReader
 
-from pnpgen.build.game import Options, Project, build_game, load
+from pnpgen.build import Options, Project, build_game, load
 from pnpgen.cli import main
 from pnpgen.export.faces import deck_faces
 from pnpgen.layout.fingerprint import Fingerprints

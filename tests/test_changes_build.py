@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image, ImageChops
 
-from pnpgen.build.game import Options, Project, build_game, load
+from pnpgen.build import Options, Project, build_game, load
 from pnpgen.cli import main
 from pnpgen.build.manifest import CARD_COLUMNS, FORMAT, KIND, NAME
 from pnpgen.revisions import KINDS, game_changes, open_revision

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from pnpgen.build.game import Project, load
+from pnpgen.build import Project, load
 from pnpgen.errors import InputError
 
 from .minigame import make_game

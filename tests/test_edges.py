@@ -8,7 +8,7 @@ import pypdfium2 as pdfium
 import pytest
 
 from pnpgen import presets
-from pnpgen.build.game import Options, Project, build_game
+from pnpgen.build import Options, Project, build_game
 from pnpgen.sheets.impose import apply, impose
 
 from .minigame import make_game
@@ -95,7 +95,7 @@ def _text_game(tmp_path, title, extra_game=""):
 
 
 def _ops_of(project):
-    from pnpgen.build.game import load
+    from pnpgen.build import load
     from pnpgen.game.expand import assign_numbers, expand
     from pnpgen.layout.layouter import Layouter
     game = load(project, "mini")

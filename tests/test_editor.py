@@ -17,7 +17,7 @@ from pydantic import ValidationError
 from pnpgen.schema import json_schemas
 from pnpgen.game import loader
 from pnpgen.sources import yamlsrc
-from pnpgen.build.game import Project, games, load
+from pnpgen.build import Project, games, load
 from pnpgen.cli import main
 from pnpgen.errors import InputError
 

@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 from pypdf import PdfReader
 
-from pnpgen.build.game import Options, Project, build_game, load
+from pnpgen.build import Options, Project, build_game, load
 from pnpgen.errors import InputError
 from pnpgen.export import export_game
 from pnpgen.export.tts import MAX_PX, PER_SHEET

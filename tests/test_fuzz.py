@@ -9,7 +9,7 @@ import random
 import shutil
 from pathlib import Path
 
-from pnpgen.build.game import Options, Project, build_loaded, load
+from pnpgen.build import Options, Project, build_loaded, load
 from pnpgen.errors import InputError
 from pnpgen.rules.ruleset import check_game
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pnpgen.build.game import Project, load
+from pnpgen.build import Project, load
 from pnpgen.errors import InputError
 from pnpgen.maps.gridmap import GridError, cell_name, open_edge, parse, reachable
 from pnpgen.rules.ruleset import check_game
@@ -313,7 +313,7 @@ def test_wall_runs_counts_straight_chains():
 def test_an_opening_symbol_with_no_icon_is_a_located_error_not_a_traceback(scratch):
     # found by tools/fuzz.py 55 1200: the map's parser allows an opening's symbol whether or not
     # the element gives it an icon; drawing one without an icon must say so where it is written
-    from pnpgen.build.game import Options, build_loaded
+    from pnpgen.build import Options, build_loaded
     path = scratch / "templates" / "swamped" / "map.yaml"
     text = path.read_text()
     assert '"v": exit-down' in text

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from pnpgen import fonts, ops
-from pnpgen.build.game import Project, load
+from pnpgen.build import Project, load
 from pnpgen.game.expand import assign_numbers, expand
 from pnpgen.layout.context import Expressions
 from pnpgen.layout.layouter import Layouter

@@ -12,7 +12,7 @@ from pypdf import PdfReader
 
 from pnpgen import presets
 from pnpgen.sheets import custom_layout
-from pnpgen.build.game import Options, Project, build_game
+from pnpgen.build import Options, Project, build_game
 from pnpgen.errors import InputError
 from pnpgen.sheets.impose import place
 

@@ -21,7 +21,7 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image
 
-from pnpgen.build.game import Project
+from pnpgen.build import Project
 from pnpgen.cli import main
 from pnpgen.errors import InputError
 from pnpgen.preview import start

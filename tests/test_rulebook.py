@@ -12,7 +12,7 @@ import pypdfium2.raw as pdfium_raw
 import pytest
 from pypdf import PdfReader
 
-from pnpgen.build.game import Options, Project, build_game
+from pnpgen.build import Options, Project, build_game
 from pnpgen.errors import InputError
 from pnpgen.rulebook.booklet import page_order
 from pnpgen.rulebook.document import PageSpec
@@ -371,7 +371,7 @@ assert BUNDLED, "no bundled game has a rulebook.md: the test below would pass on
 
 @pytest.mark.parametrize("game", BUNDLED)
 def test_each_bundled_rulebook_lists_the_components_the_kit_prints(built, project, game):
-    from pnpgen.build.game import load
+    from pnpgen.build import load
 
     result = next(r for r in built[game] if r.deck == "rulebook")
     texts = page_texts(result.path)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pnpgen.build.game import Project, games, load
+from pnpgen.build import Project, load
 from pnpgen.errors import InputError
 from pnpgen.rules.ruleset import check_game
 

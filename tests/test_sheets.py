@@ -12,7 +12,7 @@ import pytest
 from pypdf import PdfReader
 
 from pnpgen import presets
-from pnpgen.build.game import Options, build_game, load
+from pnpgen.build import Options, build_game, load
 from pnpgen.sheets.impose import impose
 
 from .pdfread import MM, apply, code_centres, fonts_of, is_embedded, page_geometry
@@ -190,7 +190,7 @@ elements:
 
 @pytest.mark.parametrize("paper,flip", [("letter", "long"), ("a4", "short")])
 def test_unique_backs_print_their_code_behind_their_own_front(tmp_path, paper, flip):
-    from pnpgen.build.game import Project
+    from pnpgen.build import Project
 
     from .minigame import make_game
     make_game(tmp_path, UNIQUE_GAME, UNIQUE_DECK, {"face": UNIQUE_FACE, "map": UNIQUE_BACK})

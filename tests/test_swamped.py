@@ -12,7 +12,7 @@ import pytest
 
 from pnpgen.maps import gridmap
 from pnpgen import presets
-from pnpgen.build.game import load
+from pnpgen.build import load
 from pnpgen.game.expand import assign_numbers, expand
 from pnpgen.sheets.impose import impose
 

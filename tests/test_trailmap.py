@@ -13,7 +13,7 @@ import pytest
 
 from pnpgen import ops
 from pnpgen.maps import trailmap
-from pnpgen.build.game import Project, load
+from pnpgen.build import Project, load
 from pnpgen.errors import InputError
 from pnpgen.rules.ruleset import check_game
 from pnpgen.maps.trailmap import TrailError, parse

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pypdfium2 as pdfium
 from pypdf import PdfReader
 
-from pnpgen.build.game import Options, Project, build_game
+from pnpgen.build import Options, Project, build_game
 
 from .minigame import make_game
 
@@ -49,7 +49,7 @@ COUNTED = "name: Counted\ntemplate: face\nback: {template: back}\nfields:\n  tit
 
 
 def test_physical_cards_are_made_on_demand_and_agree_however_they_are_asked_for(tmp_path):
-    from pnpgen.build.game import load
+    from pnpgen.build import load
     from pnpgen.game.expand import assign_numbers, expand
 
     make_game(tmp_path, GAME, COUNTED, {"face": FACE, "back": BACK})

@@ -15,7 +15,7 @@ from .decks import build_deck
 from .manifest import Manifest
 from .options import Options
 from .plan import DeckPlan, GamePlan, plan_game, refuse_if_strict, with_game_layout
-from .project import Project, games, load  # noqa: F401 (games: tests import it from here)
+from .project import Project, load
 from .results import DeckResult
 from .rulebooks import build_rulebook
 
