@@ -113,3 +113,34 @@ class Staged:
 
     def __exit__(self, *exc) -> None:
         self.discard()
+
+
+def temp_folder_beside(target: Path) -> Path:
+    """A new empty folder beside `target` (a folder to be written whole), named after it."""
+    target = Path(target)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        return Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
+    except OSError as exc:
+        raise unwritable(target, exc) from None
+
+
+def replace_folder(work: Path, target: Path) -> None:
+    """Put a finished folder in place of `target` whole (the old one moved aside, then removed),
+    readable by everyone; on failure the finished folder is removed and the old one kept."""
+    import shutil
+    try:
+        for path in work.rglob("*"):
+            os.chmod(path, 0o755 if path.is_dir() else 0o644)
+        os.chmod(work, 0o755)
+        old = None
+        if target.exists():
+            old = target.with_name(f".{target.name}.old")
+            shutil.rmtree(old, ignore_errors=True)
+            os.replace(target, old)
+        os.replace(work, target)
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+    except OSError as exc:
+        shutil.rmtree(work, ignore_errors=True)
+        raise unwritable(target, exc) from None

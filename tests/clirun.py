@@ -27,10 +27,24 @@ class Ran:
 
 def pnpgen(*args, cwd: Path | str | None = None, env: dict[str, str] | None = None) -> Ran:
     """`pnpgen ARGS...` run as from `cwd` (default: here); stdout and stderr are not terminals."""
-    with contextlib.chdir(cwd) if cwd is not None else contextlib.nullcontext():
+    with _working_folder(cwd):
         result = CliRunner().invoke(main, [os.fspath(a) for a in args], env=env, prog_name="pnpgen")
     stderr = result.stderr
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         stderr += "".join(traceback.format_exception(*result.exc_info))
         return Ran(1, result.stdout, stderr)
     return Ran(result.exit_code, result.stdout, stderr)
+
+
+@contextlib.contextmanager
+def _working_folder(cwd: Path | str | None):
+    """Run from `cwd` (contextlib.chdir is Python 3.11+; pnpgen supports 3.10)."""
+    if cwd is None:
+        yield
+        return
+    before = os.getcwd()
+    os.chdir(cwd)
+    try:
+        yield
+    finally:
+        os.chdir(before)

@@ -17,12 +17,10 @@ with y up; points appear only in pnpgen.render."""
 from __future__ import annotations
 
 import math
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import fonts, presets
+from .. import files, fonts, presets
 from ..errors import InputError
 from ..game.models import BACK_OFFSET_MAX, check_back_offset
 from ..sheets.impose import apply, flip_transform
@@ -267,35 +265,21 @@ def write(path: Path, paper: str = "letter", flip: str = "long") -> Calibration:
     cal = sheet(paper, flip)
     path = Path(path)
     font = fonts.ensure("sans", fonts.BUILTIN["sans"])
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=".pdf.part", dir=path.parent)
-        os.close(fd)
-    except OSError as exc:
-        raise InputError.at(str(path), None, f"cannot write here: {exc.strerror or exc}; choose another --out") from None
-    try:
+    with files.Staged() as staged:
+        tmp = staged.add(path)
         canvas = CardCanvas(tmp, cal.page, f"pnpgen duplex calibration ({paper}, {flip}-edge flip)", {}, 0.0,
                             font)
         for side in (cal.front, cal.back):
             canvas.plain(side.lines, side.circles, side.texts)
             canvas.page()
-        canvas.save()
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except OSError as exc:
-        _remove(tmp)
-        raise InputError.at(str(path), None, f"cannot write here: {exc.strerror or exc}; choose another --out") from None
-    except BaseException:
-        _remove(tmp)
-        raise
+        try:
+            canvas.save()
+        except OSError as exc:
+            raise files.unwritable(path, exc) from None
+        files.finish(tmp, path)
+        staged.commit()
     return cal
 
-
-def _remove(path):
-    try:
-        os.unlink(path)
-    except OSError:
-        pass
 
 
 assert PITCH > 2 * RANGE and RANGE <= BACK_OFFSET_MAX and math.isclose(RANGE / STEP, round(RANGE / STEP))

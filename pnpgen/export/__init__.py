@@ -8,13 +8,11 @@ written beside and renamed into place, so a failed export leaves the old one who
 from __future__ import annotations
 
 import csv
-import os
 import shutil
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .. import presets
+from .. import files, presets
 from ..build import Options
 from ..errors import InputError
 from ..game.loader import GameSource
@@ -45,30 +43,15 @@ def export_game(game: GameSource, fmt: str, out: Path, dpi: float = 300, bleed: 
         raise InputError.at("pnpgen export", None, f"--dpi {dpi:g}: give 50 to {MAX_DPI}")
     decks = [d for d in deck_faces(game, Options(), boards=FORMATS[fmt].boards) if d.fronts]
     target = out / game.id / fmt
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        work = Path(tempfile.mkdtemp(prefix=f".{fmt}.", dir=target.parent))
-    except OSError as exc:
-        raise InputError.at(str(target), None, f"cannot write here: {exc.strerror or exc}; choose another "
-                            "output folder with --out") from None
+    work = files.temp_folder_beside(target)
     try:
         notes = FORMATS[fmt].write(Job(fmt, game, decks, work, target, dpi, bleed, url_base, workers))
-        files = sum(1 for p in work.rglob("*") if p.is_file())
-        old = None
-        if target.exists():
-            old = target.with_name(f".{fmt}.old")
-            shutil.rmtree(old, ignore_errors=True)
-            os.replace(target, old)
-        os.replace(work, target)
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
+        count = sum(1 for p in work.rglob("*") if p.is_file())
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)
         raise
-    for p in target.rglob("*"):
-        os.chmod(p, 0o755 if p.is_dir() else 0o644)
-    os.chmod(target, 0o755)
-    return ExportResult(fmt, target, files, notes)
+    files.replace_folder(work, target)
+    return ExportResult(fmt, target, count, notes)
 
 
 def px(mm: float, dpi: float) -> int:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import shutil
 import tempfile
 from dataclasses import dataclass
@@ -16,7 +15,7 @@ from pathlib import Path
 
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
-from .. import fonts
+from .. import files, fonts
 from ..errors import InputError
 from ..export.faces import write_pages
 from ..export.raster import render_pages
@@ -169,12 +168,7 @@ def write_pictures(changes: GameChanges, out: Path, dpi: float = DPI) -> list[Pi
         raise InputError.at(str(target), None, "this folder holds files that pnpgen changes did not write; "
                             "give --out a folder of its own (e.g. out/changes)")
     jobs = [(c, s) for c in changes.changes for s in sides_to_picture(c)]
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        work = Path(tempfile.mkdtemp(prefix=f".{changes.game}.", dir=out))
-    except OSError as exc:
-        raise InputError.at(str(target), None, f"cannot write here: {exc.strerror or exc}; choose another "
-                            "folder with --out") from None
+    work = files.temp_folder_beside(target)
     try:
         wanted = {id(d): d for c, s in jobs for d in (c.before.get(s), c.after.get(s)) if d is not None}
         images = dict(zip(wanted, render(list(wanted.values()), dpi)))
@@ -197,24 +191,13 @@ def write_pictures(changes: GameChanges, out: Path, dpi: float = DPI) -> list[Pi
                               "file": p.path.relative_to(target).as_posix(), "changed_pixels": p.changed_pixels}
                              for p in written]
         (work / MARKER).write_text(json.dumps(index, indent=2) + "\n", encoding="utf-8")
-        for p in work.rglob("*"):
-            os.chmod(p, 0o755 if p.is_dir() else 0o644)
-        os.chmod(work, 0o755)
-        old = None
-        if target.exists():
-            old = out / f".{changes.game}.old"
-            shutil.rmtree(old, ignore_errors=True)
-            os.replace(target, old)
-        os.replace(work, target)
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
     except OSError as exc:
         shutil.rmtree(work, ignore_errors=True)
-        raise InputError.at(str(target), None, f"cannot write here: {exc.strerror or exc}; choose another "
-                            "folder with --out") from None
+        raise files.unwritable(target, exc) from None
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)
         raise
+    files.replace_folder(work, target)
     return written
 
 
