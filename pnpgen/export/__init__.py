@@ -28,6 +28,8 @@ BOARD_DPI = 150
 
 @dataclass
 class ExportResult:
+    """What an export wrote and what it has to say."""
+
     format: str
     folder: Path
     files: int

@@ -28,6 +28,8 @@ class Job:
 
 @dataclass(frozen=True)
 class ExportFormat:
+    """One export format: its name, whether boards go too, and its writer."""
+
     name: str
     boards: bool
     """Boards are exported too (as images), not only card decks."""

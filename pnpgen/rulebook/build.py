@@ -21,6 +21,8 @@ HALF = {"letter": (139.7, 215.9), "a4": (148.5, 210.0)}
 
 @dataclass
 class RulebookResult:
+    """What building the rulebook wrote."""
+
     path: Path
     pages: int
     warnings: list = field(default_factory=list)
