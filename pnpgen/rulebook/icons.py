@@ -1,6 +1,6 @@
 """Inline icons in rulebook text: `:name:` draws the game's icon `name` inside the line, at the
 size of the text around it and sitting on its baseline as on the cards, whether the rulebook
-writes it or pulls it from card data (`{{ card('main', 'Audit').effect }}`).
+writes it or pulls it from card data (`{{ card('main', 'Surprise Audit').effect }}`).
 
 The Markdown stage writes an icon as a zero-width `<onDraw>` tag carrying its name and shape;
 `IconParagraph` turns each such tag into an inline picture as wide as the icon at its

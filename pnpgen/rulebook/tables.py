@@ -17,6 +17,8 @@ TIGHT_PADDING = 2.0
 """Cell padding (pt, each side) of a table that does not fit with the normal padding."""
 MIN_SIZE = 7.0
 """The smallest type (pt) a table is shrunk to before its longest words break."""
+SLACK = 0.5
+"""Room (pt) a column keeps beyond its longest word, so that rounding never breaks it."""
 SPACE = re.compile(r"(\s+)")
 
 
@@ -62,14 +64,15 @@ def fit(rows: list[list[Paragraph]], width: float, padding: float, size: float) 
             word, line = measure(cell)
             words[i], lines[i] = max(words[i], word), max(lines[i], line)
     for pad in (padding, TIGHT_PADDING):
-        least = [w + 2 * pad for w in words]
+        least = [w + 2 * pad + SLACK for w in words]
         if sum(least) <= width:
-            return Fit(_share(least, [w + 2 * pad for w in lines], width), pad, 1.0, True)
-    room = width - 2 * TIGHT_PADDING * ncols
+            return Fit(_share(least, [w + 2 * pad + SLACK for w in lines], width), pad, 1.0, True)
+    room = width - (2 * TIGHT_PADDING + SLACK) * ncols
     scale = max(room / sum(words), MIN_SIZE / size) if room > 0 and sum(words) else MIN_SIZE / size
-    least = [w * scale + 2 * TIGHT_PADDING for w in words]
+    least = [w * scale + 2 * TIGHT_PADDING + SLACK for w in words]
     if sum(least) <= width + 1e-6:
-        return Fit(_share(least, [w * scale + 2 * TIGHT_PADDING for w in lines], width), TIGHT_PADDING, scale, True)
+        extra = 2 * TIGHT_PADDING + SLACK
+        return Fit(_share(least, [w * scale + extra for w in lines], width), TIGHT_PADDING, scale, True)
     return Fit([width * w / sum(least) for w in least], TIGHT_PADDING, scale, False, sum(least))
 
 
