@@ -220,7 +220,7 @@ class Story:
         for (art, caption), w in zip(arts, natural):
             scale = w * shrink / art.view[2]
             figs.append(Figure(art, scale, self.components.icons, self.components.images))
-            caps.append(Paragraph(escape(caption), self.st.caption) if caption else "")
+            caps.append(Paragraph(self.text(caption, hyphenate=False), self.st.caption) if caption else "")
             cols.append(w * shrink * MM + FIGURE_GAP * MM)
         cols[-1] -= FIGURE_GAP * MM
         cols = [max(c, 20 * MM) for c in cols]
