@@ -44,11 +44,6 @@ def examples_project() -> Project:
                        "from its wheel (pip install pnpgen) or from a checkout of the repository")
 
 
-def example_ids() -> list[str]:
-    """The ids of the bundled games, by name."""
-    return games(examples_project())
-
-
 def check_example(game_id: str) -> Project:
     """The examples' project, once `game_id` is known to be one of them (else UsageProblem,
     exit status 2, naming the games there are)."""
