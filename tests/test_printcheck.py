@@ -249,3 +249,14 @@ def test_the_bundled_games_are_checked_quickly_and_alike_each_time(project, bund
             path, number = line.split(":")[:2]
             assert (project.root / path).is_file() and int(number) >= 1, line
     assert spent < 30, f"{spent:.1f} s of CPU for the print checks of the bundled games"
+
+
+def test_inline_icons_draw_in_their_own_colours_and_are_not_read_as_text(tmp_path):
+    icons = GAME + ('icons:\n  dot:\n    size: [10, 10]\n'
+                    '    elements: [{circle: {x: 5, y: 5, r: 4, fill: "#ffffff"}}]\n')
+    dark = '  - rect: {x: 5, y: 28, w: 53, h: 12, fill: "#333333"}\n'
+    icon = '  - text: {x: 8, y: 30, w: 47, h: 8, text: ":dot:", size: 9, color: "#333333"}\n'
+    root = game(tmp_path, face(dark, icon), icons)
+    assert check_json(root)[1]["print"] == []
+    game(tmp_path, face(dark, icon.replace('":dot:"', '"A :dot:"')), icons)
+    assert "text 'A :dot:' in #333333 on #333333" in only(check_json(root)[1], "print-contrast")["message"]

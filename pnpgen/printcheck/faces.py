@@ -32,8 +32,10 @@ class Where:
 class TextLine:
     """One line of text as printed: its string, size (pt, scaled by any group it is in),
     colour (r, g, b in 0..1), whether its font is bold, whether it is the card code, its box
-    in the text's own frame (x0, top, x1, bottom: ascent to descent, mm), its baseline and
-    em (the font size in that frame's mm), and the matrix that places the frame on the card."""
+    in the text's own frame (x0, top, x1, bottom: ascent to descent, mm, inline icons
+    included), the span of its letters alone (x0, x1; None for a line of icons only, which
+    draw in their own colours), its baseline and em (the font size in that frame's mm), and
+    the matrix that places the frame on the card."""
 
     where: Where
     text: str
@@ -42,6 +44,7 @@ class TextLine:
     bold: bool
     code: bool
     box: tuple
+    letters: tuple | None
     baseline: float
     em: float
     matrix: tuple
@@ -151,9 +154,12 @@ def _text_lines(op: ops.Text, matrix, where: Where, code: bool) -> list[TextLine
     size = op.size * scale_of(frame)
     out = []
     for lx, baseline, runs in op.lines:
-        x0 = x1 = top = bottom = None
+        ink = letters = rise = None      # x spans of everything and of letters; (top, bottom)
         words, bold = [], False
         for run in runs:
+            left = lx + run.x
+            if ink is not None and left > ink[1] + 0.1 * op.size * PT:    # a space between runs
+                words.append(" ")
             if run.icon:
                 w, up, down = run.w, 0.83 * run.h, 0.17 * run.h
                 words.append(f":{run.text}:")
@@ -163,13 +169,18 @@ def _text_lines(op: ops.Text, matrix, where: Where, code: bool) -> list[TextLine
                     -descent * op.size * PT
                 words.append(run.text)
                 bold = bold or "bold" in run.font.lower()
-            left = lx + run.x
-            x0 = left if x0 is None else min(x0, left)
-            x1 = left + w if x1 is None else max(x1, left + w)
-            top = baseline - up if top is None else min(top, baseline - up)
-            bottom = baseline + down if bottom is None else max(bottom, baseline + down)
+                if run.text.strip():
+                    letters = _widen(letters, left, left + w)
+            ink = _widen(ink, left, left + w)
+            rise = _widen(rise, baseline - up, baseline + down)
         text = "".join(words).strip()
-        if text and x1 > x0:
-            out.append(TextLine(where, text, size, rgb(op.color), bold, code, (x0, top, x1, bottom), baseline,
+        if text and ink[1] > ink[0]:
+            box = (ink[0], rise[0], ink[1], rise[1])
+            out.append(TextLine(where, text, size, rgb(op.color), bold, code, box, letters, baseline,
                                 op.size * PT, frame))
     return out
+
+
+def _widen(span: tuple | None, x0: float, x1: float) -> tuple:
+    """The span (low, high) that takes in x0..x1 too (None: none yet)."""
+    return (x0, x1) if span is None else (min(span[0], x0), max(span[1], x1))

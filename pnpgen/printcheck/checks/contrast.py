@@ -23,6 +23,8 @@ CAPS = 0.72
 
 def inspect(face, limits, under):
     for text in face.texts:
+        if text.letters is None:       # inline icons draw in their own colours
+            continue
         large = text.size >= LARGE or (text.bold and text.size >= LARGE_BOLD)
         need = limits.contrast_large if large else limits.contrast
         if need <= 1:
@@ -42,7 +44,7 @@ def inspect(face, limits, under):
 def samples(text) -> list[tuple[float, float]]:
     """Points over the part of the line where its letters are (from the baseline up to the
     capitals' height) on the card."""
-    x0, _, x1, _ = text.box
+    x0, x1 = text.letters
     y1 = text.baseline
     y0 = y1 - CAPS * text.em
     nx = max(2, min(64, math.ceil((x1 - x0) / STEP)))
