@@ -80,7 +80,23 @@ def _build_one(project: Project, name: str, options: Options, check: bool) -> st
             click.echo(f"{name}: not built: {len(report.errors)} rule error(s); fix them or "
                        "build with --no-check", err=True)
             return "broken"
+    if options.strict:
+        _refuse_print_findings(source)
     for r in build_loaded(source, options):
         for w in r.warnings:
             click.echo(str(w), err=True)
     return "built"
+
+
+def _refuse_print_findings(source) -> None:
+    """Under --strict, what `pnpgen check` finds in print (text too small or faint, text in the
+    cut zone) stops the game's build, as text cut short does."""
+    from ..build import plan_game
+    from ..printcheck import check_faces       # (only now: a plain build does not lay every face out twice)
+    findings = check_faces(plan_game(source))
+    if findings:
+        for finding in findings:
+            click.echo(str(finding), err=True)
+        raise InputError.at(source.rel(source.root), None,
+                            f"not built under --strict: {len(findings)} print finding(s) above; fix them "
+                            "(pnpgen check lists them) or build without --strict")
