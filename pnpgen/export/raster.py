@@ -1,6 +1,6 @@
-"""PDF pages to PNG files with pdfium (pypdfium2): each page rendered at exactly the pixel
-size asked for, pages shared out over worker processes (rendering is CPU-bound and pdfium
-is not thread-safe, so processes, not threads)."""
+"""Faces to PNG files: drawn one to a page (faces.write_pages), then each page rendered with
+pdfium (pypdfium2) at exactly the pixel size asked for, pages shared out over worker processes
+(rendering is CPU-bound and pdfium is not thread-safe, so processes, not threads)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,22 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from .faces import DeckFaces, Face, write_pages
+
 PARALLEL_FROM = 24
 """Pages below which one process renders everything (starting workers costs more)."""
+
+
+def render_faces(deck: DeckFaces, faces: list[Face], paths: list[Path], sizes: list[tuple[int, int]],
+                 bleed_mm: float, dpi: float, work: Path, workers: int | None, alpha: bool = False) -> None:
+    """Draw `faces` one to a page with `bleed_mm` round each, then render face i to paths[i]
+    at exactly sizes[i] pixels (the folders are made; the page PDF is a passing file in `work`)."""
+    pdf = work / f".{deck.id}.faces.pdf"
+    write_pages(pdf, faces, deck, bleed_mm, deck.name)
+    for path in paths:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    render_pages(pdf, [(i, size, path) for i, (size, path) in enumerate(zip(sizes, paths))], dpi, workers, alpha)
+    pdf.unlink()
 
 
 def render_pages(pdf: Path | str, jobs: list[tuple[int, tuple[int, int], Path]], dpi: float,
