@@ -27,20 +27,21 @@ def render_faces(deck: DeckFaces, faces: list[Face], paths: list[Path], sizes: l
 
 
 def render_pages(pdf: Path | str, jobs: list[tuple[int, tuple[int, int], Path]], dpi: float,
-                 workers: int | None = None, alpha: bool = False) -> None:
+                 workers: int | None = None, alpha: bool = False, passing: bool = False) -> None:
     """Render page i of `pdf` to a PNG of exactly (w, h) pixels at path, for each job; with
-    `alpha`, what the page leaves undrawn is transparent (round tokens)."""
+    `alpha`, what the page leaves undrawn is transparent (round tokens). `passing` files are
+    read back at once and removed (tiles of a sheet): stored uncompressed, which is quicker."""
     workers = workers or min(os.cpu_count() or 1, 8)
     if len(jobs) < PARALLEL_FROM or workers < 2:
-        _render(str(pdf), jobs, dpi, alpha)
+        _render(str(pdf), jobs, dpi, alpha, passing)
         return
     chunks = [jobs[i::workers] for i in range(workers)]
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        for done in [pool.submit(_render, str(pdf), chunk, dpi, alpha) for chunk in chunks if chunk]:
+        for done in [pool.submit(_render, str(pdf), chunk, dpi, alpha, passing) for chunk in chunks if chunk]:
             done.result()
 
 
-def _render(pdf: str, jobs, dpi: float, alpha: bool = False) -> None:
+def _render(pdf: str, jobs, dpi: float, alpha: bool = False, passing: bool = False) -> None:
     import pypdfium2 as pdfium
 
     doc = pdfium.PdfDocument(pdf)
@@ -57,7 +58,7 @@ def _render(pdf: str, jobs, dpi: float, alpha: bool = False) -> None:
             if image.size != (w, h):
                 image = image.resize((w, h))
             tmp = Path(path).with_suffix(".png.part")
-            image.save(tmp, format="PNG", dpi=(dpi, dpi))
+            image.save(tmp, format="PNG", dpi=(dpi, dpi), **({"compress_level": 0} if passing else {}))
             os.replace(tmp, path)
             page.close()
     finally:

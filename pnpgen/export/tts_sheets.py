@@ -56,7 +56,7 @@ def write_sheet(deck: DeckFaces, faces: list[Face | None], cols: int, rows: int,
     if drawn:
         pdf = tiles / "faces.pdf"
         write_pages(pdf, [face for _, face in drawn], deck, 0.0, deck.name)
-        render_pages(pdf, [(i, size, name) for i, name in enumerate(names)], DPI, workers)
+        render_pages(pdf, [(i, size, name) for i, name in enumerate(names)], DPI, workers, passing=True)
     sheet = Image.new("RGB", (cols * size[0], rows * size[1]), (255, 255, 255))
     for (slot, _), name in zip(drawn, names):
         with Image.open(name) as tile:
