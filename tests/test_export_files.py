@@ -104,6 +104,11 @@ def csv_rows(path: Path) -> list[dict]:
 def check_png(game, folder: Path, dpi: float) -> int:
     """Every file cards.csv names exists, at trim + 2 x bleed at `dpi`; returns the files checked."""
     bleed, checked = game.game.bleed, 0
+    for board in (d for d in deck_faces(game, boards=True) if d.board):    # at most 150 DPI
+        for face in board.faces():
+            with Image.open(folder / "boards" / f"{board.id}-{face.code}.png") as im:
+                assert im.size == tuple(round((t + 2 * bleed) / INCH * min(dpi, 150)) for t in face.size)
+            checked += 1
     for deck_id, sizes in sizes_by_code(game).items():
         if not (folder / deck_id / "cards.csv").exists():
             continue
@@ -198,7 +203,9 @@ def _check_state(state: dict, deck, folder: Path) -> int:
 def test_png_of_every_deck_shape_names_only_files_it_wrote(shapes):
     game, folders = shapes
     # a front for every card; a back for every card but the 3 single-sided ones and 2 of the tokens
-    assert check_png(game, folders["png"], PNG_DPI) == 2 * (5 + 4 + 6 + 3 + 16 + 1 + 75 + 3) - 3 - 2
+    # a front for every card; a back for every card but the 3 single-sided ones and 2 of the tokens;
+    # three sides of boards
+    assert check_png(game, folders["png"], PNG_DPI) == 2 * (5 + 4 + 6 + 3 + 16 + 1 + 75 + 3) - 3 - 2 + 3
     rows = {r["code"]: r for r in csv_rows(folders["png"] / "mixed" / "cards.csv")}
     own = [code for code, r in rows.items() if r["back"] == f"{code}-back.png"]
     assert len(own) == 2 and all(r["back"] in (f"{c}-back.png", "back-back.png") for c, r in rows.items())

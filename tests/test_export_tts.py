@@ -249,3 +249,13 @@ def test_url_base_gets_its_slash_and_bad_ones_are_refused(tmp_path, tts):
     assert ran.stderr.startswith("--url-base: 'www.example.org' is not the address of a folder")
     ran = pnpgen("export", "png", "--url-base", "https://example.org/", cwd=tmp_path)
     assert ran.returncode == 2 and "--url-base is for tts only" in ran.stderr
+
+
+def test_a_board_named_like_a_deck_keeps_both(tmp_path):
+    folder = make_game(tmp_path, "title: Clash\ncode: CL\n", DECKS["sixteen"], TEMPLATES, deck_id="mat")
+    (folder / "boards").mkdir()
+    (folder / "boards" / "mat.yaml").write_text("name: Mat\nsize: [200, 150]\ntemplate: mat\n")
+    out = export_game(load(Project(tmp_path), "mini"), "tts", tmp_path / "out").folder
+    names = {p.name: json.loads(p.read_text())["ObjectStates"][0]["Name"] for p in out.glob("*.json")}
+    assert names == {"mat.json": "DeckCustom", "board-mat.json": "Custom_Board"}
+    assert (out / "board-mat-a.png").exists() and (out / "mat-1.png").exists()

@@ -41,16 +41,20 @@ def write_tts(job: Job) -> list[str]:
     """Every deck, token sheet and board of the game into job.work; returns the notes."""
     base = job.url_base or (job.target.resolve().as_uri() + "/")
     sheet_ids = itertools.count(1)
+    deck_ids = {deck.id for deck in job.decks if not deck.board}
     notes = []
     for deck in job.decks:
+        name = deck.id
         if deck.board:
-            states, note = _board(job, deck, base)
+            if name in deck_ids:      # a board named like a deck: its files must not take the deck's place
+                name = f"board-{deck.id}"
+            states, note = _board(job, deck, base, name)
         elif deck.pack:
             states, note = _tokens(job, deck, base)
         else:
             states, note = _deck(job, deck, base, sheet_ids)
-        (job.work / f"{deck.id}.json").write_text(json.dumps(objects.saved_object(states), indent=2,
-                                                             ensure_ascii=False) + "\n", encoding="utf-8")
+        (job.work / f"{name}.json").write_text(json.dumps(objects.saved_object(states), indent=2,
+                                                          ensure_ascii=False) + "\n", encoding="utf-8")
         notes.append(note)
     return notes
 
@@ -105,14 +109,14 @@ def _tokens(job: Job, deck: DeckFaces, base: str) -> tuple[list[dict], str]:
     return [bag], f"{deck.id}: {len(contents)} tokens ({len(deck.fronts)} kinds) in a bag"
 
 
-def _board(job: Job, deck: DeckFaces, base: str) -> tuple[list[dict], str]:
-    """A board as a Custom Board per side (<board>-a.png, -b.png), at most BOARD_DPI and
+def _board(job: Job, deck: DeckFaces, base: str, stem: str) -> tuple[list[dict], str]:
+    """A board as a Custom Board per side (<stem>-a.png, -b.png), at most BOARD_DPI and
     within MAX_PX, side B beside side A."""
     states = []
     for across, face in enumerate(deck.faces()):
         w, h = face.size
         scale = min(BOARD_DPI / INCH, MAX_PX / max(w, h))
-        name = f"{deck.id}-{face.code}.png"
+        name = f"{stem}-{face.code}.png"
         write_sheet(deck, [face], 1, 1, (int(w * scale), int(h * scale)), job.work / f".{deck.id}.tiles" / face.code,
                     job.work / name, job.workers)
         nickname = deck.name + (f", side {face.code.upper()}" if deck.backs else "")
