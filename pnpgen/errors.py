@@ -88,6 +88,9 @@ class InputError(PnpgenError):
         self.problems = problems if isinstance(problems, list) else [problems]
         super().__init__("\n".join(str(p) for p in self.problems))
 
+    def __reduce__(self):      # (a worker process hands its error to the build whole)
+        return type(self), (self.problems,)
+
     def show(self) -> None:
         for problem in self.problems:
             click.echo(str(problem), err=True)

@@ -84,6 +84,16 @@ def ensure(name: str, path: Path) -> str:
     return key
 
 
+def known(key: str) -> bool:
+    """Whether a font of this reportlab name has been registered by `ensure` in this process."""
+    return key in _registered
+
+
+def origin(key: str) -> tuple[str, Path] | None:
+    """The (name, file) a font registered by `ensure` was registered from, by its reportlab name."""
+    return next(((name, path) for (name, path), k in _keys.items() if k == key), None)
+
+
 def on_replace(forget) -> None:
     """Call `forget()` whenever a registered font's file changes (caches of text widths)."""
     _replaced.append(forget)

@@ -13,6 +13,8 @@ from typing import Any
 
 @dataclass(frozen=True, slots=True)
 class Paint:
+    """How a shape is painted: fill, stroke, stroke width (mm) and dash."""
+
     fill: Any = None
     stroke: Any = None
     width: float = 0.3  # stroke width, mm
@@ -21,6 +23,8 @@ class Paint:
 
 @dataclass(frozen=True, slots=True)
 class Rect:
+    """A rectangle, its corners rounded by r."""
+
     x: float
     y: float
     w: float
@@ -31,6 +35,8 @@ class Rect:
 
 @dataclass(frozen=True, slots=True)
 class Ellipse:
+    """An ellipse by its centre and radii."""
+
     cx: float
     cy: float
     rx: float
@@ -40,6 +46,8 @@ class Ellipse:
 
 @dataclass(frozen=True, slots=True)
 class Path:
+    """A polyline or polygon through points."""
+
     points: tuple  # ((x, y), ...)
     closed: bool
     paint: Paint
@@ -59,6 +67,8 @@ class Run:
 
 @dataclass(frozen=True, slots=True)
 class Text:
+    """Text set in lines of runs, at a size in points."""
+
     lines: tuple      # ((x, baseline_y, (Run, ...)), ...), in the unrotated box
     size: float       # font size, pt
     color: Any
@@ -69,6 +79,8 @@ class Text:
 
 @dataclass(frozen=True, slots=True)
 class Image:
+    """An image file (or an image converted in memory) in a box, maybe clipped."""
+
     src: str          # absolute path
     x: float          # where the whole image goes (may exceed the clip)
     y: float

@@ -43,3 +43,18 @@ def test_every_package_says_its_job_and_the_top_level_stays_small():
 def ast_doc(path: Path) -> str | None:
     import ast
     return ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")))
+
+
+def test_every_dataclass_says_what_it_holds():
+    """A dataclass without a docstring is also slow to define: Python then writes one from
+    `inspect.signature`, which costs start-up time on every command."""
+    import ast
+
+    bare = []
+    for path in sorted((ROOT / "pnpgen").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef) and any("dataclass" in ast.unparse(d) for d in node.decorator_list):
+                if ast.get_docstring(node) is None:
+                    bare.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.name}")
+    assert (ROOT / "pnpgen" / "ops.py").is_file()
+    assert bare == []

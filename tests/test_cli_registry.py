@@ -69,16 +69,16 @@ def test_a_check_module_dropped_into_a_copy_is_found(tmp_path):
 
 
 def test_every_registered_export_is_a_cli_choice():
-    choice = next(p for p in main.commands["export"].params if p.name == "fmt").type
+    choice = next(p for p in main.get_command(None, "export").params if p.name == "fmt").type
     assert list(choice.choices) == list(FORMATS)
     assert set(presets.shops()) < set(FORMATS)
 
 
 def test_paper_choices_are_the_presets_papers():
-    build = {p.name: p.type for p in main.commands["build"].params}
+    build = {p.name: p.type for p in main.get_command(None, "build").params}
     assert list(build["paper"].choices) == list(presets.home_papers())
     assert list(build["poster"].choices) == list(presets.posters())
-    calibrate = {p.name: p.type for p in main.commands["calibrate"].params}
+    calibrate = {p.name: p.type for p in main.get_command(None, "calibrate").params}
     assert list(calibrate["paper"].choices) == list(presets.home_papers())
     assert models.Game.model_json_schema()["properties"]["paper"]["enum"] == list(presets.home_papers())
 

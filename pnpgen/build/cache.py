@@ -195,6 +195,15 @@ class PageCache:
                 pass
         return None
 
+    def holds(self, key: str) -> bool:
+        """Whether the store (as the last build left it) has the page `key`."""
+        if self.db is None:
+            return False
+        try:
+            return self.db.execute("SELECT 1 FROM page WHERE key = ?", (key,)).fetchone() is not None
+        except sqlite3.Error:
+            return False
+
     def put(self, key: str, entry: Entry) -> None:
         db = self._new()
         if db is None:

@@ -51,6 +51,8 @@ class Pair:
 
 @dataclass(frozen=True)
 class Page:
+    """One page of the calibration sheet: what it draws."""
+
     lines: tuple = ()    # (x0, y0, x1, y1, width) mm
     circles: tuple = ()  # (x, y, r, stroke width or 0, filled)
     texts: tuple = ()    # (x, y, text, font, size pt, align, colour or None)
@@ -58,6 +60,8 @@ class Page:
 
 @dataclass(frozen=True)
 class Calibration:
+    """The duplex calibration sheet: its pages and where it went."""
+
     paper: str
     flip: str
     page: tuple          # (W, H) mm

@@ -83,6 +83,7 @@ class DeckRecord:
         self.shapes: dict[str, str] = {}        # code -> shape, for the cards that are not rectangles
         self.extra: dict = {}                   # a board's size and pieces
         self._file = 0
+        self.log: list | None = None            # a worker's record: the events, for the build to replay
 
     def file(self, name: str) -> None:
         """The PDF (a volume) the cards recorded next are printed in."""
@@ -101,8 +102,9 @@ class DeckRecord:
         """Give the build cache's page keys the digests of the faces recorded since the last call,
         so that it does not walk them again. Those rows are complete (a card's back is on the
         sheet of its front): they go to the spool."""
-        for body, digest in self._fresh:
-            keys.known(body, digest)
+        if keys is not None:
+            for body, digest in self._fresh:
+                keys.known(body, digest)
         self._fresh = []
         self.finish()
 
@@ -120,22 +122,46 @@ class DeckRecord:
         """The first copy of a card, its front laid out as `body` on `page` in `slot`."""
         full, blind = self.prints.faces(body, look.size or self.deck.size, look.shape, card.code)
         self._fresh.append((body, full))
-        if look.shape != "rect":
-            self.shapes[card.code] = look.shape
-        self.rows[card.entry.index] = [card.code, card_title(card), card.entry.count, full, blind, None, None,
-                                       self._file, page, self._slot(slot), None, None]
+        self._apply(("front", card.entry.index, card.code, card_title(card), card.entry.count, full, blind,
+                     look.shape, page, slot))
 
     def back_of(self, card, body, look, page: int, slot) -> None:
         """The back of a card's first copy: its own (`body`), or the common back (None)."""
-        row = self.rows.get(card.entry.index)
+        if card.entry.index not in self.rows and self.log is None:
+            return
+        digests = None
+        if body is not None:
+            digests = self.prints.faces(body, look.size or self.deck.size, look.shape, card.code)
+            self._fresh.append((body, digests[0]))
+        self._apply(("back", card.entry.index, digests, page, slot))
+
+    def _apply(self, event: tuple) -> None:
+        """Fill the rows in with one card side recorded (by this process, or by a worker: see
+        `replay`); a worker keeps the event to send rather than a row."""
+        if self.log is not None:
+            self.log.append(event)
+            return
+        if event[0] == "front":
+            _, index, code, title, count, full, blind, shape, page, slot = event
+            if shape != "rect":
+                self.shapes[code] = shape
+            self.rows[index] = [code, title, count, full, blind, None, None, self._file, page, self._slot(slot),
+                                None, None]
+            return
+        _, index, digests, page, slot = event
+        row = self.rows.get(index)
         if row is None:
             return
-        if body is not None:
-            row[5], row[6] = self.prints.faces(body, look.size or self.deck.size, look.shape, card.code)
-            self._fresh.append((body, row[5]))
+        if digests is not None:
+            row[5], row[6] = digests
         row[10], row[11] = page, self._slot(slot)
-        if body is None and self.back is not None and self.back["page"] is None:
+        if digests is None and self.back is not None and self.back["page"] is None:
             self.back.update(file=self._file, page=page, slot=row[11])
+
+    def replay(self, events: list) -> None:
+        """Take in the card sides a worker process recorded, in the order it recorded them."""
+        for event in events:
+            self._apply(event)
 
     def as_dict(self) -> dict:
         self.finish()

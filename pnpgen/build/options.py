@@ -13,6 +13,8 @@ if TYPE_CHECKING:
 
 @dataclass
 class Options:
+    """What a build is asked to do (see the module docstring)."""
+
     out: Path = Path("out")
     paper: str | None = None     # overrides the game's paper
     flip: str | None = None      # overrides the game's flip edge
@@ -28,4 +30,5 @@ class Options:
     slug_note: str = ""          # said on every card sheet's slug after the deck (reprints name their revision)
     cache: bool = True           # keep drawn pages in <out>/.cache and copy the unchanged ones next time
     manifest: bool = True        # write out/<game>/manifest.json: each card's print digests and where it is printed
+    workers: int | None = 1       # processes laying out and drawing a long deck: None, one a core; 1, this one
     progress: Callable[[str], None] = lambda message: None

@@ -11,6 +11,8 @@ from ..errors import Notice
 
 @dataclass
 class DeckResult:
+    """What building one deck (or board) wrote: files, counts, warnings."""
+
     deck: str
     path: Path
     cards: int

@@ -9,7 +9,7 @@ import click
 
 from ..build import Options, Project, build_loaded, load
 from ..errors import InputError, Reported, RulesBroken
-from ..rules.ruleset import check_game
+from ..rules import has_rules
 from .options import FLIP, PAPER, POSTER, back_offset, load_layout, selected
 
 
@@ -48,7 +48,7 @@ def build(project: Project, game, out, paper, flip, back_offset, no_check, stric
     talk = not quiet and sys.stderr.isatty()
     options = Options(out=out or project.root / "out", paper=paper, flip=flip, strict=strict, seed=seed,
                       back_offset=back_offset, poster=poster, booklet=booklet, lenient_rulebook=no_check,
-                      layout=load_layout(layout), cache=not no_cache,
+                      layout=load_layout(layout), cache=not no_cache, workers=None,
                       progress=(lambda m: click.echo(f"  {m}", err=True)) if talk else (lambda m: None))
     failed = broken = False
     for name in selected(project, game):
@@ -71,7 +71,8 @@ def _build_one(project: Project, name: str, options: Options, check: bool) -> st
     """Check one game's rules, then build it (printing violations and warnings): "built" or
     "broken" (rule errors; not built)."""
     source = load(project, name)
-    if check:
+    if check and has_rules(source):
+        from ..rules.ruleset import check_game     # (only now: a game without rules starts faster)
         report = check_game(source)
         for v in report.violations:
             click.echo(str(v), err=True)

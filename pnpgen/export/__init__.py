@@ -26,6 +26,8 @@ MAX_DPI = 1200
 
 @dataclass
 class ExportResult:
+    """What an export wrote and what it has to say."""
+
     format: str
     folder: Path
     files: int

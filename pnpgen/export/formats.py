@@ -17,6 +17,8 @@ from .tts import write_tts
 
 @dataclass(frozen=True)
 class ExportFormat:
+    """One export format: its name, whether boards go too, and its writer."""
+
     name: str
     boards: bool
     """Boards are exported too (as images), not only card decks."""

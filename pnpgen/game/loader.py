@@ -73,6 +73,8 @@ class CardTable(Sequence):
 
 @dataclass
 class DeckSource:
+    """A deck file as loaded: its id, path, parsed document and model."""
+
     id: str
     path: Path
     doc: yamlsrc.Doc
@@ -83,6 +85,8 @@ class DeckSource:
 
 @dataclass
 class TemplateSource:
+    """A template file as loaded: its name, parsed document and model."""
+
     name: str
     path: Path
     doc: yamlsrc.Doc
@@ -91,6 +95,8 @@ class TemplateSource:
 
 @dataclass
 class BoardSource:
+    """A board file as loaded: its id, parsed document and model."""
+
     id: str
     path: Path
     doc: yamlsrc.Doc
@@ -99,6 +105,8 @@ class BoardSource:
 
 @dataclass
 class GameSource:
+    """A whole game as loaded: game.yaml, decks, boards, templates and rules."""
+
     id: str
     root: Path
     doc: yamlsrc.Doc

@@ -14,8 +14,8 @@ from reportlab.lib.colors import Color
 
 from .. import fonts, ops
 from .layouter import ICON
+from .resources import CONVERTED
 
-CONVERTED = "converted:"
 CARD_CODE = re.compile(r"[A-Z][A-Z0-9]{0,5}-[0-9]+")
 """A card code as pnpgen writes it: capitals and digits, a hyphen, a number. Nothing else a
 text's encoded bytes hold can spell one (escapes `repr` writes included), so such a code is
@@ -79,7 +79,7 @@ class Fingerprints:
         if src not in self._files:
             path = Path(src)
             if src.startswith(CONVERTED):
-                rel = src.split(":", 2)[2]
+                rel = src[len(CONVERTED):]
                 path = (self.root / rel) if self.root else Path(rel)
             try:
                 self._files[src] = hashlib.sha256(path.read_bytes()).hexdigest()

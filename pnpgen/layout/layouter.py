@@ -185,10 +185,15 @@ class Layouter:
             notice = Notice(tpl.doc.path, tpl.doc.line(("elements", i)), f"elements[{i}]: {message}", strict)
         else:
             notice = Notice(self.deck.doc.path, card.entry.line, f"card {card.code}: {message} ({where})", strict)
-        key = str(notice)
-        if key not in self._seen:
-            self._seen.add(key)
-            self.warnings.append(notice)
+        self.absorb([notice])
+
+    def absorb(self, notices) -> None:
+        """Keep each warning once, in order (also those a worker process's layout gave)."""
+        for notice in notices:
+            key = str(notice)
+            if key not in self._seen:
+                self._seen.add(key)
+                self.warnings.append(notice)
 
     def _locate(self, tpl, i, card, message) -> InputError:
         where = ""

@@ -5,6 +5,8 @@ Context; nothing here depends on a card."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from PIL import Image as PILImage
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase import pdfmetrics
@@ -18,6 +20,8 @@ MAX_IMAGE_BYTES = 50_000_000
 MAX_IMAGE_PIXELS = 80_000_000
 PILImage.MAX_IMAGE_PIXELS = MAX_IMAGE_PIXELS
 
+CONVERTED = "converted:"
+"""The start of the key of an image converted in memory; the rest is its path in the game folder."""
 DRAWN_AS_IS = {"PNG": {"1", "L", "LA", "P", "RGB", "RGBA"}, "JPEG": {"L", "RGB"}}
 """Image modes reportlab draws faithfully straight from the file. Anything else (16-bit
 grey, which it would clip to white; CMYK, whose inversion it guesses; premultiplied or
@@ -31,7 +35,7 @@ class Resources:
         self._fonts: dict[str, str] = {}
         self._coverage: dict[str, frozenset] = {}
         self._images: dict = {}
-        self.converted: dict[str, ImageReader] = {}
+        self.converted = Converted(game.root)
         """Images drawn from memory after conversion, by the key their ops carry."""
         self.icons: dict[str, float] = {}
         """Icon name -> aspect ratio (w / h); text draws an icon at the text's size."""
@@ -152,12 +156,28 @@ class Resources:
                 size = im.size
                 key = str(path)
                 if im.mode not in DRAWN_AS_IS[im.format]:
-                    key = f"converted:{len(self.converted)}:{src}"
+                    key = CONVERTED + src
                     self.converted[key] = ImageReader(_drawable(im))
         except (OSError, ValueError, PILImage.DecompressionBombError) as exc:
             raise LayoutError(f"cannot read image '{src}': {exc}") from None
         self._images[src] = (key, size)
         return self._images[src]
+
+
+class Converted(dict):
+    """Images converted in memory, by key (CONVERTED + the image's path in the game folder). A
+    key not converted here yet (a worker process's layout met the image) is converted when
+    asked for."""
+
+    def __init__(self, root: Path):
+        super().__init__()
+        self.root = root
+
+    def get(self, key, default=None):
+        if key not in self and isinstance(key, str) and key.startswith(CONVERTED):
+            with PILImage.open(confined(self.root, key[len(CONVERTED):])) as im:
+                self[key] = ImageReader(_drawable(im))
+        return super().get(key, default)
 
 
 def _drawable(im: PILImage.Image) -> PILImage.Image:

@@ -57,6 +57,8 @@ class TrailError(ValueError):
 
 @dataclass(frozen=True)
 class Place:
+    """A named place on a trail map."""
+
     id: str
     kind: str
     x: float
@@ -73,6 +75,8 @@ class Place:
 
 @dataclass(frozen=True)
 class Trail:
+    """A trail between two places, with its stops."""
+
     index: int                # 0-based position in the trails list
     start: str                # place ids
     end: str
@@ -98,6 +102,8 @@ class Node:
 
 @dataclass
 class TrailMap:
+    """A trail map: its places and trails."""
+
     places: dict[str, Place]
     trails: tuple[Trail, ...]
     nodes: dict[str, Node] = field(default_factory=dict)

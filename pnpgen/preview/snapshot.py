@@ -58,6 +58,8 @@ class CardView:
 
 @dataclass
 class DeckView:
+    """One deck as the preview shows it."""
+
     id: str
     name: str
     kind: str                   # cards, tokens or board

@@ -21,6 +21,8 @@ HALF = {"letter": (139.7, 215.9), "a4": (148.5, 210.0)}
 
 @dataclass
 class RulebookResult:
+    """What building the rulebook wrote."""
+
     path: Path
     pages: int
     warnings: list = field(default_factory=list)
@@ -54,9 +56,9 @@ def write_rulebook(game: GameSource, components: Components, printed: dict, pape
     with files.Staged() as staged:
         tmp = staged.add(target)
         page = document.PageSpec.for_paper(presets.papers()[paper])
-        pages = document.write(tmp, src, game.game.title, components, page, game.game.credits)
+        pages, notes = document.write(tmp, src, game.game.title, components, page, game.game.credits)
         files.finish(tmp, target)
-        result = RulebookResult(target, pages, src.missing_glyphs(list(FACES)))
+        result = RulebookResult(target, pages, src.missing_glyphs(list(FACES)) + notes)
         if want_booklet or src.front.booklet:
             result.booklet = outdir / "rulebook-booklet.pdf"
             result.sheets = _write_booklet(game, src, components, paper, staged.add(result.booklet), result.booklet)
@@ -69,7 +71,7 @@ def _write_booklet(game: GameSource, src, components: Components, paper: str, tm
     half = files.temp_beside(target.with_name("rulebook-half.pdf"))
     try:
         document.write(half, src, game.game.title, components, document.PageSpec.for_paper(HALF[paper]),
-                       game.game.credits)
+                       game.game.credits)     # (its one column is wider: the Letter page's warnings stand)
         sheet_w, sheet_h = presets.papers()[paper]
         sides = booklet.impose(half, tmp, (sheet_h * document.MM, sheet_w * document.MM),
                                f"{src.front.title or game.game.title} - Rules (booklet)")

@@ -5,6 +5,7 @@ the PDF outline are filled in from the headings by reportlab's multi-pass build.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 from reportlab.pdfbase import pdfmetrics
 from reportlab.platypus import KeepInFrame
@@ -13,9 +14,10 @@ from reportlab.platypus.tableofcontents import TableOfContents
 from xml.sax.saxutils import escape
 
 from ..pdf.canvas import MM
-from ..errors import InputError
+from ..errors import InputError, Notice
 from .facts import RefError
 from .figures import Components
+from .icons import IconCanvas
 from .markdown import Heading, Story
 from .source import Source
 from .styles import Styles
@@ -103,8 +105,8 @@ class RulebookDoc(BaseDocTemplate):
 
 
 def write(path: str, source: Source, game_title: str, components: Components, page: PageSpec,
-          subject: str) -> int:
-    """Lay out and write one rulebook PDF; returns its page count."""
+          subject: str) -> tuple[int, list[Notice]]:
+    """Lay out and write one rulebook PDF; returns its page count and the warnings of its layout."""
     fm = source.front
     styles = Styles(fm.language)
     title = fm.title or game_title
@@ -115,9 +117,10 @@ def write(path: str, source: Source, game_title: str, components: Components, pa
         toc = TableOfContents(levelStyles=styles.toc, dotsMinLevel=0, tableStyle=styles.toc_table)
         story += [NextPageTemplate("single"), PageBreak(), Paragraph("Contents", styles.toc_title), toc]
     story += [NextPageTemplate("body"), PageBreak()]
-    story += Story(source, styles, components, page.column_width * MM, page.body_height * MM).build()
-    doc.multiBuild(story)
-    return doc.page
+    body = Story(source, styles, components, page.column_width * MM, page.body_height * MM)
+    story += body.build()
+    doc.multiBuild(story, canvasmaker=partial(IconCanvas, icons=components.icons, images=components.images))
+    return doc.page, body.notes
 
 
 def title_page(source: Source, title: str, components: Components, styles: Styles, page: PageSpec) -> list:

@@ -16,7 +16,9 @@ from ..errors import LayoutError, did_you_mean
 from ..game.expand import PrintCard
 from ..game.loader import GameSource
 from ..layout.layouter import Layouter
-from ..pdf.canvas import MM, Painter
+from ..pdf.canvas import MM
+from .crop import crop
+from .icons import painter as icon_painter
 from .facts import NAME_FIELDS, RefError
 
 SCHEMES = ("card", "back", "board", "spread")
@@ -206,6 +208,7 @@ class Figure(Flowable):
     def __init__(self, art: Art, scale: float, icons: dict, images: dict):
         super().__init__()
         self.art, self.scale, self.icons, self.images = art, scale, icons, images
+        self.body = crop(art.body, art.view, icons)   # only what the view shows reaches the PDF
         self.width = art.view[2] * scale * MM
         self.height = art.view[3] * scale * MM
 
@@ -214,9 +217,7 @@ class Figure(Flowable):
 
     def draw(self):
         c = self.canv
-        painter = getattr(c, "_pnpgen_painter", None)
-        if painter is None:   # one painter per canvas: icon forms are defined once per PDF
-            painter = c._pnpgen_painter = Painter(c, self.icons, 0.0, self.images)
+        painter = icon_painter(c, self.icons, self.images)
         painter.define_forms(sorted(self.icons))   # text draws icons by name too
         x, y, w, h = self.art.view
         c.saveState()
@@ -231,7 +232,7 @@ class Figure(Flowable):
         c.clipPath(path, stroke=0, fill=0)
         c.scale(self.scale, self.scale)
         c.translate(-x * MM, 0)
-        painter._draw(self.art.body, y + h)
+        painter._draw(self.body, y + h)
         c.restoreState()
         c.setStrokeColorRGB(0.55, 0.55, 0.55)
         c.setLineWidth(0.4)

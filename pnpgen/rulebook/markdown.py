@@ -11,19 +11,27 @@ from xml.sax.saxutils import escape
 from markdown_it import MarkdownIt
 from markdown_it.tree import SyntaxTreeNode
 from mdit_py_plugins.container import container_plugin
-from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import (CondPageBreak, Flowable, KeepTogether, ListFlowable, ListItem, PageBreak,
-                                Paragraph, Preformatted, Spacer, Table)
+                                Preformatted, Spacer, Table)
+from reportlab.lib.styles import ParagraphStyle
 
+from ..errors import Notice, did_you_mean
+from ..layout.layouter import ICON
 from ..pdf.canvas import MM
+from . import icons, tables
 from .facts import RefError
 from .figures import Components, Figure
+from .icons import IconParagraph as Paragraph
 from .source import Source
 from .styles import Styles
 
 CALLOUTS = ("note", "example", "tip", "summary")
 WORD = re.compile(r"[^\W\d_]{7,}")
 """A word long enough to hyphenate: letters only (a word with a hyphen breaks at it)."""
+SPACE_BEFORE_TAG = re.compile(r"(?<!<span>)(?<!\s)(\s+)(?=<)")
+"""Spaces just before a markup tag. reportlab drops the space that ends a text fragment
+when the fragment's last word holds a soft hyphen ("two moments:<b>after"), so each such
+space is set as a fragment of its own."""
 FIGURE_GAP = 5.0      # mm between figures in a row
 MAX_FIGURE_SHARE = 0.62   # a figure row takes at most this share of a column's height
 
@@ -51,6 +59,11 @@ class Story:
         self.source, self.st, self.components = source, styles, components
         self.width, self.height = width, height
         self.headings = 0
+        self.line: int | None = None      # the Markdown line of the block being set
+        self.notes: list[Notice] = []     # warnings, at their source lines
+        self.icons = {name[len(ICON):]: form.size[0] / form.size[1] for name, form in components.icons.items()
+                      if name.startswith(ICON)}
+        """The game's icons by name, each with its width-to-height ratio."""
 
     def build(self) -> list[Flowable]:
         tree = SyntaxTreeNode(parser().parse(self.source.markdown))
@@ -89,6 +102,7 @@ class Story:
 
     def block(self, node, width: float, style=None) -> list[Flowable]:
         t = node.type
+        self.line = _line(node) if node.map else self.line
         if t == "heading":
             return self.heading(node)
         if t == "paragraph":
@@ -116,7 +130,7 @@ class Story:
         level = int(node.tag[1])
         self.headings += 1
         text = self.inline(node.children[0]).replace("\xad", "") if node.children else ""
-        plain = node.children[0].content if node.children else ""
+        plain = icons.PATTERN.sub(r"\1", node.children[0].content) if node.children else ""
         style = self.st.heading[min(level, 4) - 1]
         # keep_headings turns the CondPageBreak into room for the heading run and what follows
         return [CondPageBreak(0), Heading(text, style, level, f"h{self.headings}", plain)]
@@ -153,20 +167,27 @@ class Story:
         return box
 
     def table(self, node, width: float) -> Table:
+        """A pipe table: columns sized by their words (tables.py), cells that wrap only between words."""
         rows, header = [], 0
         for part in node.children:                    # thead, tbody
             for tr in part.children:
-                cells = [self.inline(td.children[0]) if td.children else "" for td in tr.children]
+                self.line = _line(tr) if tr.map else self.line
+                cells = [self.inline(td.children[0], hyphenate=False) if td.children else "" for td in tr.children]
                 rows.append((cells, part.type == "thead"))
                 header += part.type == "thead"
         ncols = max(len(c) for c, _ in rows)
-        data = []
-        for cells, head in rows:
-            cells = cells + [""] * (ncols - len(cells))
-            style = self.st.table_head if head else self.st.table_cell
-            data.append([Paragraph(c, style) for c in cells])
-        widths = _column_widths(data, width, self.st)
-        return Table(data, colWidths=widths, repeatRows=header, style=self.st.table_style(header),
+        rows = [(cells + [""] * (ncols - len(cells)), head) for cells, head in rows]
+        cell, head = self.st.table_cell, self.st.table_head
+        fit = tables.fit([[Paragraph(c, head if h else cell) for c in cells] for cells, h in rows], width,
+                         self.st.cell_padding, cell.fontSize)
+        if not fit.fits:
+            self.notes.append(Notice(self.source.path, self.source.line(_line(node)), (
+                f"this table's {ncols} columns need {fit.needed / MM:.0f} mm side by side even in "
+                f"{tables.MIN_SIZE:g} pt type, and the column is {width / MM:.0f} mm: its longest words are broken; "
+                "use fewer columns, shorter headings, or split the table"), True))
+        cell, head = _scaled(cell, fit.scale), _scaled(head, fit.scale)
+        data = [[Paragraph(c, head if h else cell) for c in cells] for cells, h in rows]
+        return Table(data, colWidths=fit.widths, repeatRows=header, style=self.st.table_style(header, fit.padding),
                      hAlign="LEFT", spaceAfter=8)
 
     # --- figures --------------------------------------------------------------------------
@@ -199,7 +220,7 @@ class Story:
         for (art, caption), w in zip(arts, natural):
             scale = w * shrink / art.view[2]
             figs.append(Figure(art, scale, self.components.icons, self.components.images))
-            caps.append(Paragraph(escape(caption), self.st.caption) if caption else "")
+            caps.append(Paragraph(self.text(caption, hyphenate=False), self.st.caption) if caption else "")
             cols.append(w * shrink * MM + FIGURE_GAP * MM)
         cols[-1] -= FIGURE_GAP * MM
         cols = [max(c, 20 * MM) for c in cols]
@@ -207,30 +228,31 @@ class Story:
         return KeepTogether([Spacer(1, 4), table, Spacer(1, 6)]) if keep else table
 
     # --- inline ---------------------------------------------------------------------------
-    def inline(self, node) -> str:
-        """Inline Markdown as reportlab paragraph markup."""
+    def inline(self, node, hyphenate: bool = True) -> str:
+        """Inline Markdown as reportlab paragraph markup (with soft hyphens in long words
+        unless `hyphenate` is False)."""
         if node is None:
             return ""
         out = []
         for child in node.children or []:
             t = child.type
             if t == "text":
-                out.append(self.text(child.content))
+                out.append(self.text(child.content, hyphenate))
             elif t == "softbreak":
                 out.append(" ")
             elif t == "hardbreak":
                 out.append("<br/>")
             elif t == "strong":
-                out.append(f"<b>{self.inline(child)}</b>")
+                out.append(f"<b>{self.inline(child, hyphenate)}</b>")
             elif t == "em":
-                out.append(f"<i>{self.inline(child)}</i>")
+                out.append(f"<i>{self.inline(child, hyphenate)}</i>")
             elif t == "s":
-                out.append(f"<strike>{self.inline(child)}</strike>")
+                out.append(f"<strike>{self.inline(child, hyphenate)}</strike>")
             elif t == "code_inline":
                 out.append(f'<font face="{self.st.mono}">{escape(child.content)}</font>')
             elif t == "link":
                 href = child.attrs.get("href", "")
-                text = self.inline(child)
+                text = self.inline(child, hyphenate)
                 if href.startswith(("http://", "https://", "mailto:")):
                     out.append(f'<a href="{escape(href, {chr(34): "&quot;"})}" color="#1d4f91">{text}</a>')
                 else:
@@ -240,18 +262,31 @@ class Story:
             elif t == "image":
                 out.append(escape(child.content))
             else:
-                out.append(self.inline(child) if child.children else escape(child.content or ""))
+                out.append(self.inline(child, hyphenate) if child.children else escape(child.content or ""))
+        return SPACE_BEFORE_TAG.sub(r"<span>\1</span>", "".join(out))
+
+    def text(self, text: str, hyphenate: bool = True) -> str:
+        """Escaped text with its `:icon:`s drawn, soft hyphens where long words may break,
+        and a character the body face lacks set in a rulebook face that has it."""
+        out = []
+        for i, part in enumerate(icons.PATTERN.split(text)):
+            if i % 2:
+                out.append(self.icon(part))
+                continue
+            if hyphenate:
+                part = WORD.sub(lambda m: self.st.hyphenator.inserted(m.group(), hyphen="\xad"), part)
+            for ch in part:
+                face = self.st.face_for(ch)
+                out.append(escape(ch) if face is None else f'<font face="{face}">{escape(ch)}</font>')
         return "".join(out)
 
-    def text(self, text: str) -> str:
-        """Escaped text with soft hyphens where long words may break; a character the body
-        face lacks is set in a rulebook face that has it."""
-        text = WORD.sub(lambda m: self.st.hyphenator.inserted(m.group(), hyphen="\xad"), text)
-        out = []
-        for ch in text:
-            face = self.st.face_for(ch)
-            out.append(escape(ch) if face is None else f'<font face="{face}">{escape(ch)}</font>')
-        return "".join(out)
+    def icon(self, name: str) -> str:
+        """The markup of the game's icon `name`; an icon the game lacks is an error at its line."""
+        if name not in self.icons:
+            raise self.source.error(self.line, f"unknown icon ':{name}:'" + did_you_mean(name, self.icons) +
+                                    "; an icon is one of the names under `icons:` in game.yaml: add it there, "
+                                    f"or write `:{name}:` between backquotes to print it as text")
+        return icons.markup(name, self.icons[name])
 
     def _md_inline(self, text: str, node) -> str:
         tree = SyntaxTreeNode(parser().parse(text))
@@ -269,25 +304,9 @@ def _line(node) -> int | None:
     return node.map[0] if node.map else None
 
 
-def _column_widths(data, width: float, st: Styles) -> list[float]:
-    """Column widths that fill `width`: each column gets at least its longest word, and the
-    rest is shared by how much more its widest cell would like."""
-    pad = 2 * st.cell_padding
-    ncols = len(data[0])
-    least, want = [20.0] * ncols, [20.0] * ncols
-    for row in data:
-        for i, cell in enumerate(row):
-            style = cell.style
-            text = cell.getPlainText()
-            words = text.split() or [""]
-            least[i] = max(least[i], max(stringWidth(w, style.fontName, style.fontSize) for w in words) + pad)
-            want[i] = max(want[i], stringWidth(text, style.fontName, style.fontSize) + pad)
-    if sum(least) >= width:
-        return [width * w / sum(least) for w in least]
-    if sum(want) <= width:
-        extra = width - sum(want)
-        return [w + extra * w / sum(want) for w in want]
-    spare = width - sum(least)
-    more = [w - m for w, m in zip(want, least)]
-    return [m + spare * x / sum(more) for m, x in zip(least, more)]
-
+def _scaled(style: ParagraphStyle, scale: float) -> ParagraphStyle:
+    """`style` in type `scale` times its size (a table shrunk to fit its column)."""
+    if scale == 1.0:
+        return style
+    return ParagraphStyle(f"{style.name}-{scale:.3f}", parent=style, fontSize=style.fontSize * scale,
+                          leading=style.leading * scale)

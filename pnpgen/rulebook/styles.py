@@ -123,8 +123,8 @@ class Styles:
         return TableStyle([FONT, ("LINEBEFORE", (0, 0), (0, -1), 1.5, RULE), ("LEFTPADDING", (0, 0), (-1, -1), 8),
                            ("TOPPADDING", (0, 0), (-1, -1), 0), ("BOTTOMPADDING", (0, 0), (-1, -1), 0)])
 
-    def table_style(self, header_rows: int) -> TableStyle:
-        p = self.cell_padding
+    def table_style(self, header_rows: int, padding: float | None = None) -> TableStyle:
+        p = self.cell_padding if padding is None else padding
         cmds = [FONT, ("VALIGN", (0, 0), (-1, -1), "TOP"),
                 ("LEFTPADDING", (0, 0), (-1, -1), p), ("RIGHTPADDING", (0, 0), (-1, -1), p),
                 ("TOPPADDING", (0, 0), (-1, -1), 2.5), ("BOTTOMPADDING", (0, 0), (-1, -1), 3),

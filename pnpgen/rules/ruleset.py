@@ -21,8 +21,7 @@ from ..errors import InputError, Problem, did_you_mean
 from ..game.expand import assign_numbers, code_for
 from ..game.loader import GameSource
 from ..sources.validation import Schema
-
-RULES_FILE = "rules.yaml"
+from . import RULES_FILE
 
 
 class _RuleKeys(Schema):
@@ -81,6 +80,8 @@ class RulesFile(Schema):
 
 @dataclass
 class Violation:
+    """One rule broken: where and how."""
+
     game: str
     deck: str               # deck id(s) the rule looked at
     rule: str
@@ -102,6 +103,8 @@ class Violation:
 
 @dataclass
 class Report:
+    """The outcome of checking a game's rules."""
+
     game: str
     rules: int
     violations: list[Violation]

@@ -68,6 +68,8 @@ def shift_slot(slot: "Slot", dx: float, dy: float) -> "Slot":
 
 @dataclass(frozen=True)
 class Slot:
+    """Where one card goes on a sheet: trim, clip, transform and turn."""
+
     trim: tuple       # (x, y, w, h) of the trimmed card on the page
     clip: tuple       # (x, y, w, h): the trim plus the bleed that this slot has room for
     transform: Affine # card mm -> page mm
@@ -88,6 +90,8 @@ def back_slot(front: Slot, card_w: float, flip_t: Affine) -> Slot:
 
 @dataclass(frozen=True)
 class Slug:
+    """Where a sheet's slug line goes: position, angle, height."""
+
     x: float          # anchor: centre of the slug line's baseline
     y: float
     angle: float      # 0 along the bottom/top edge, 90 up the left edge, 270 down the right

@@ -24,6 +24,8 @@ MARK_LEN = 5.0
 
 @dataclass(frozen=True)
 class Tile:
+    """One page of a tiled board: the part of the board it shows."""
+
     col: int
     row: int
     label: str           # "B2": column letter, row number
