@@ -260,3 +260,17 @@ def test_inline_icons_draw_in_their_own_colours_and_are_not_read_as_text(tmp_pat
     assert check_json(root)[1]["print"] == []
     game(tmp_path, face(dark, icon.replace('":dot:"', '"A :dot:"')), icons)
     assert "text 'A :dot:' in #333333 on #333333" in only(check_json(root)[1], "print-contrast")["message"]
+
+
+def test_build_strict_refuses_a_game_with_print_findings_and_builds_it_without(tmp_path):
+    tiny = '  - text: {x: 8, y: 30, w: 47, h: 5, text: "fine print", size: 4, color: "#000000"}\n'
+    root = game(tmp_path, face(tiny))
+    strict = pnpgen("build", "--strict", "--out", "strict", cwd=root)
+    assert strict.returncode == 2 and "Traceback" not in strict.stderr
+    assert f"{TEMPLATE}:{line_of(root / TEMPLATE, 'fine print')}: " in strict.stderr
+    assert "print-size" in strict.stderr and "not built under --strict: 1 print finding" in strict.stderr
+    assert not (root / "strict" / "mini").exists() or not list((root / "strict" / "mini").glob("*.pdf"))
+    plain = pnpgen("build", "--out", "plain", cwd=root)
+    assert plain.returncode == 0 and (root / "plain" / "mini" / "deck.pdf").is_file()
+    clean = game(tmp_path / "clean", CLEAN)
+    assert pnpgen("build", "--strict", "--out", "out", cwd=clean).returncode == 0
