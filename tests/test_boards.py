@@ -225,21 +225,21 @@ def test_a_fold_over_standee_shows_the_figure_upright_on_both_panels(project):
     groups = [op for op in body if isinstance(op, ops.Group)]
     assert len(groups) == 2
     back, front = groups
-    assert back.transform == pytest.approx((1, 0, 0, 1, 0, 60))
-    assert front.transform == pytest.approx((-1, 0, 0, -1, 25, 60), abs=1e-9)   # turned about (12.5, 60)
+    assert back.transform == pytest.approx((1, 0, 0, 1, 0, 49.5))
+    assert front.transform == pytest.approx((-1, 0, 0, -1, 15, 49.5), abs=1e-9)   # turned about (7.5, 49.5)
     assert back.body == front.body   # the same figure
 
     def apply(t, x, y):
         a, b, c, d, e, f = t
         return a * x + c * y + e, b * x + d * y + f
     # a point of the figure lands at mirror positions through the middle of the fold
-    for u, v in ((3, 5), (12.5, 44), (20, 30)):
+    for u, v in ((3, 5), (7.5, 37.6), (13, 30)):
         (bx, by), (fx, fy) = apply(back.transform, u, v), apply(front.transform, u, v)
-        assert ((bx + fx) / 2, (by + fy) / 2) == pytest.approx((12.5, 60))
-        assert 60 <= by <= 105 and 15 <= fy <= 60
+        assert ((bx + fx) / 2, (by + fy) / 2) == pytest.approx((7.5, 49.5))
+        assert 49.5 <= by <= 94.5 and 4.5 <= fy <= 49.5
     folds = sorted(op.points[0][1] for op in body if isinstance(op, ops.Path) and not op.closed
                    and op.points[0][1] == op.points[1][1] and op.paint.dash)
-    assert folds == [15, 60, 105]
+    assert folds == [4.5, 49.5, 94.5]
 
 
 def test_island_rules_catch_a_space_cut_off_by_pits(project, tmp_path):
