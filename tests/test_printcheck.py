@@ -268,3 +268,36 @@ def test_inline_icons_draw_in_their_own_colours_and_are_not_read_as_text(tmp_pat
     assert check_json(root)[1]["print"] == []
     game(tmp_path, face(dark, icon.replace('":dot:"', '"A :dot:"')), icons)
     assert "text 'A :dot:' in #333333 on #333333" in only(check_json(root)[1], "print-contrast")["message"]
+
+
+def test_build_strict_refuses_a_game_with_print_findings_and_builds_it_without(tmp_path):
+    tiny = '  - text: {x: 8, y: 30, w: 47, h: 5, text: "fine print", size: 4, color: "#000000"}\n'
+    root = game(tmp_path, face(tiny))
+    strict = pnpgen("build", "--strict", "--out", "strict", cwd=root)
+    assert strict.returncode == 2 and "Traceback" not in strict.stderr
+    assert f"{TEMPLATE}:{line_of(root / TEMPLATE, 'fine print')}: " in strict.stderr
+    assert "print-size" in strict.stderr and "not built under --strict: 1 print finding" in strict.stderr
+    assert not (root / "strict" / "mini").exists() or not list((root / "strict" / "mini").glob("*.pdf"))
+    plain = pnpgen("build", "--out", "plain", cwd=root)
+    assert plain.returncode == 0 and (root / "plain" / "mini" / "deck.pdf").is_file()
+    clean = game(tmp_path / "clean", CLEAN)
+    assert pnpgen("build", "--strict", "--out", "out", cwd=clean).returncode == 0
+
+
+def test_build_reports_as_asked_summary_quiet_verbose_and_github_annotations(tmp_path):
+    cut_short = '  - text: {x: 8, y: 30, w: 10, h: 4, text: "far too long for this box", size: 9, min_size: 9}\n'
+    root = game(tmp_path, face(cut_short))
+    line = line_of(root / TEMPLATE, "far too long")
+    plain = pnpgen("build", "--out", "out", cwd=root)
+    assert plain.returncode == 0
+    assert plain.stdout == f"mini: 1 PDF, 1 sheet of cards and tokens, 1 warning, in out/mini\n"
+    assert plain.stderr.startswith(f"warning: {TEMPLATE}:{line}: ")
+    quiet = pnpgen("build", "-q", "--out", "out", cwd=root)
+    assert quiet.returncode == 0 and quiet.stdout == "" and "warning: " in quiet.stderr
+    verbose = pnpgen("build", "-v", "--out", "out", cwd=root)
+    assert f"  wrote out/mini/deck.pdf\n" in verbose.stdout
+    assert "building mini" in verbose.stderr                  # progress lines, though not on a terminal
+    github = pnpgen("build", "--format", "github", "--out", "out", cwd=root)
+    (note,) = [n for n in github.stdout.splitlines() if n.startswith("::warning ")]
+    assert f"file={TEMPLATE},line={line}," in note and "title=mini%3A build::" in note and "does not fit" in note
+    assert "warning: " not in github.stderr
