@@ -5,6 +5,7 @@ fails before writing anything or runs to the end."""
 
 from __future__ import annotations
 
+import os
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -122,9 +123,15 @@ class GameSource:
 
 
 def _shown(path: Path) -> str:
+    """`path` as written (links not followed), relative to the working folder when inside it."""
+    here = Path.cwd()
     try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
+        return str(Path(os.path.abspath(path)).relative_to(here))
     except ValueError:
+        pass
+    try:
+        return str(path.resolve().relative_to(here.resolve()))
+    except (ValueError, OSError, RuntimeError):
         return str(path)
 
 
