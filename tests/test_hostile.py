@@ -193,6 +193,13 @@ def test_a_game_argument_that_is_a_path_elsewhere_is_refused(game, name):
     assert outputs(root) == []
 
 
+def test_a_deck_file_without_a_name_cannot_name_an_output_outside_its_folder(game):
+    root, folder = game
+    shutil.copy(folder / "decks" / "deck.yaml", folder / "decks" / "...yaml")    # its name: '..'
+    assert_located(hostile(root, "build", "mini"), "cards/mini/decks/...yaml", "no name before .yaml")
+    assert outputs(root) == []
+
+
 # --- 5 and 10: damaged and enormous images and fonts -----------------------------------------------
 
 @pytest.mark.parametrize("rel, mutate, shown, needles", [

@@ -140,8 +140,9 @@ OWN_FILES = ("game.yaml", "rules.yaml", "rulebook.md")
 the game is loaded."""
 
 
-def is_game_id(name: str) -> bool:
-    """Whether `name` can be a game's folder name under cards/: one plain name, no path."""
+def is_plain_name(name: str) -> bool:
+    """Whether `name` can name a game (its folder under cards/, and out/<game>/) or a deck or
+    board (out/<game>/<deck>.pdf): one plain name, no path, not '.' or '..'."""
     return (isinstance(name, str) and name not in ("", ".", "..") and "\0" not in name
             and "/" not in name and "\\" not in name and len(name.encode("utf-8", "replace")) <= 255)
 
@@ -171,7 +172,7 @@ def load_game(cards_dir: Path, templates_dir: Path, game_id: str) -> GameSource:
 
 def _read_game(cards_dir: Path, game_id: str) -> GameSource:
     """The game's game.yaml, read and validated (its decks, boards and templates still to load)."""
-    if not is_game_id(game_id):
+    if not is_plain_name(game_id):
         raise InputError.at(_shown(cards_dir), None, f"'{game_id}' is not a game's name: a game is named by its "
                             f"folder under {cards_dir.name}/ (e.g. swarm), without any path")
     root = cards_dir / game_id
@@ -296,6 +297,10 @@ def _file_paths(src: GameSource, kind: str, problems, required: bool) -> list[Pa
         if not path.is_file():
             problems.append(Problem(src.doc.path, src.doc.line((kind, i)), f"{what} file '{rel}' not found"))
             continue
+        if not is_plain_name(path.stem):
+            problems.append(Problem(src.doc.path, src.doc.line((kind, i)), f"{what} file '{rel}' has no name "
+                                    f"before .yaml; rename it (its name names its output)"))
+            continue
         if any(p.stem == path.stem for p in out):
             problems.append(Problem(src.doc.path, src.doc.line((kind, i)),
                                     f"a {what} named '{path.stem}' is already listed; {what} file names must differ"))
@@ -312,8 +317,12 @@ def _found(root: Path, paths: list[Path], problems: list[Problem]) -> list[Path]
             confined(root, path.relative_to(root))
         except ValueError as exc:
             problems.append(Problem(_shown(path), None, f"{exc} (found by its name in {path.parent.name}/)"))
-        else:
-            kept.append(path)
+            continue
+        if not is_plain_name(path.stem):
+            problems.append(Problem(_shown(path), None, "this file has no name before .yaml; rename it "
+                                    "(its name names its output)"))
+            continue
+        kept.append(path)
     return kept
 
 
