@@ -14,7 +14,7 @@ from pypdf import PdfReader
 from pnpgen.build import Options, Project, build_game, load
 from pnpgen.errors import InputError
 from pnpgen.export import export_game
-from pnpgen.export.tts import MAX_PX, PER_SHEET
+from pnpgen.export.tts_sheets import MAX_PX, PER_SHEET
 from pnpgen.sheets.impose import impose
 
 from .minigame import make_game
@@ -154,8 +154,8 @@ def test_tts_deck_is_valid_json_within_the_sheet_limits(tmp_path):
 def test_exports_are_byte_identical_across_runs(tmp_path):
     game = mini(tmp_path)
     for fmt in ("png", "tts", "dtc"):
-        one = export_game(game, fmt, tmp_path / "a", url_base="x/").folder
-        two = export_game(game, fmt, tmp_path / "b", url_base="x/").folder
+        one = export_game(game, fmt, tmp_path / "a", url_base="https://example.org/x/" if fmt == "tts" else None).folder
+        two = export_game(game, fmt, tmp_path / "b", url_base="https://example.org/x/" if fmt == "tts" else None).folder
         files = sorted(p.relative_to(one) for p in one.rglob("*") if p.is_file())
         assert files and files == sorted(p.relative_to(two) for p in two.rglob("*") if p.is_file())
         for f in files:
@@ -213,10 +213,10 @@ def test_round_tokens_export_with_transparent_corners_and_as_tts_tokens_in_a_bag
         assert im.mode == "RGBA" and im.size == (236, 236)
         assert im.getpixel((2, 2))[3] == 0                      # outside the disc: transparent
         assert im.getpixel((118, 118)) == (0xd4, 0xa0, 0x17, 255)
-    tts = export_game(game, "tts", tmp_path / "out", url_base="u/").folder
+    tts = export_game(game, "tts", tmp_path / "out", url_base="https://example.org/u/").folder
     (bag,) = json.loads((tts / "coins.json").read_text())["ObjectStates"]
     assert bag["Name"] == "Bag" and len(bag["ContainedObjects"]) == 6
     token = bag["ContainedObjects"][0]
-    assert token["Name"] == "Custom_Token" and token["CustomImage"]["ImageURL"] == "u/coins-MQ-001.png"
+    assert token["Name"] == "Custom_Token" and token["CustomImage"]["ImageURL"] == "https://example.org/u/coins-MQ-001.png"
     with Image.open(tts / "coins-MQ-001.png") as im:
         assert im.mode == "RGBA" and im.getpixel((1, 1))[3] == 0

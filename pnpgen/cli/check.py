@@ -1,4 +1,5 @@
-"""`pnpgen check`: each game's deck-composition rules, as text, JSON or GitHub annotations."""
+"""`pnpgen check`: each game's deck-composition rules and print checks, as text, JSON or GitHub
+annotations."""
 
 from __future__ import annotations
 
@@ -6,10 +7,11 @@ import json
 
 import click
 
-from ..build import Project, check_rulebook, load
+from ..build import Project, check_rulebook, load, plan_game
 from ..errors import InputError, Reported, RulesBroken
+from ..printcheck import Finding, check_faces
 from ..rules.ruleset import Report, Violation, check_game
-from .options import selected
+from .options import annotation, selected
 
 
 @click.command()
@@ -19,7 +21,8 @@ from .options import selected
 @click.option("--strict", is_flag=True, help="Warnings fail the check too.")
 @click.pass_obj
 def check(project: Project, game, fmt, strict):
-    """Check every game's (or the GAMEs') deck-composition rules.
+    """Check every game's (or the GAMEs') deck-composition rules, and how its faces will read
+    in print (text size, contrast, text in the cut zone; limits in game.yaml `print:`).
 
     Exit status: 0 clean (or warnings only), 1 rule errors (or warnings with --strict),
     2 invalid input."""
@@ -30,12 +33,15 @@ def check(project: Project, game, fmt, strict):
             raise
         _show_input_error(exc, fmt)   # once: as annotations or JSON for a machine
         raise Reported(exc.exit_code) from None
-    errors = sum(len(r.errors) for r in reports)
-    warnings = sum(len(r.warnings) for r in reports)
+    errors = sum(len(r.errors) + _count(r.prints, "error") for r in reports)
+    warnings = sum(len(r.warnings) + _count(r.prints, "warning") for r in reports)
     if fmt == "json":
-        click.echo(json.dumps({"games": [{"game": r.game, "rules": r.rules, "errors": len(r.errors),
-                                          "warnings": len(r.warnings)} for r in reports],
+        click.echo(json.dumps({"games": [{"game": r.game, "rules": r.rules,
+                                          "errors": len(r.errors) + _count(r.prints, "error"),
+                                          "warnings": len(r.warnings) + _count(r.prints, "warning"),
+                                          "print": len(r.prints)} for r in reports],
                                "violations": [v.as_dict() for r in reports for v in r.violations],
+                               "print": [f.as_dict() for r in reports for f in r.prints],
                                "errors": errors, "warnings": warnings}, indent=2))
     else:
         _show_text(reports, fmt, errors, warnings)
@@ -43,27 +49,40 @@ def check(project: Project, game, fmt, strict):
         raise RulesBroken()
 
 
-def _report(project: Project, name: str) -> Report:
+class GameReport(Report):
+    """A game's rule report and its print findings."""
+
+    def __init__(self, report: Report, prints: list[Finding]):
+        super().__init__(report.game, report.rules, report.violations)
+        self.prints = prints
+
+
+def _report(project: Project, name: str) -> GameReport:
     source = load(project, name)
     report = check_game(source)
     report.violations += _rulebook_violations(source)
-    return report
+    return GameReport(report, check_faces(plan_game(source)))
+
+
+def _count(findings: list[Finding], severity: str) -> int:
+    return sum(1 for f in findings if f.severity == severity)
 
 
 def _show_input_error(exc: InputError, fmt: str) -> None:
     if fmt == "github":
         for p in exc.problems:
-            click.echo(_annotation("error", str(p.path), p.line, "invalid input", p.message))
+            click.echo(annotation("error", str(p.path), p.line, "invalid input", p.message))
     else:
         click.echo(json.dumps({"input_errors": [{"file": str(p.path), "line": p.line, "message": p.message}
                                                 for p in exc.problems]}, indent=2))
 
 
-def _show_text(reports: list[Report], fmt: str, errors: int, warnings: int) -> None:
-    """Each violation (a line of text, or a GitHub annotation), then the summary line."""
-    for v in (v for r in reports for v in r.violations):
+def _show_text(reports: list[GameReport], fmt: str, errors: int, warnings: int) -> None:
+    """Each violation, then each print finding (a line of text, or a GitHub annotation), then
+    the summary line."""
+    for v in [v for r in reports for v in r.violations] + [f for r in reports for f in r.prints]:
         if fmt == "github":
-            click.echo(_annotation(v.severity, v.path, v.line, f"{v.game}/{v.deck}: {v.rule}", v.message))
+            click.echo(annotation(v.severity, v.path, v.line, f"{v.game}/{v.deck}: {v.rule}", v.message))
         else:
             click.echo(str(v))
     rules = sum(r.rules for r in reports)
@@ -84,12 +103,3 @@ def _rulebook_violations(source) -> list[Violation]:
                 for p in mine]
     return []
 
-
-def _annotation(level: str, path: str, line, title: str, message: str) -> str:
-    """A GitHub Actions workflow command: ::error file=...,line=...,title=...::message"""
-    def prop(value):
-        return str(value).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A") \
-            .replace(":", "%3A").replace(",", "%2C")
-    data = message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-    where = f"file={prop(path)}" + (f",line={line}" if line else "")
-    return f"::{level} {where},title={prop(title)}::{data}"

@@ -20,14 +20,16 @@ from .options import selected
               help="Output folder (default: out/ in the project); files go to <out>/<game>/<FORMAT>/.")
 @click.option("--dpi", type=click.FloatRange(50, 1200), default=300, show_default=True, help="PNG resolution.")
 @click.option("--no-bleed", is_flag=True, help="PNG faces cut at the trim (default: with the game's bleed).")
-@click.option("--url-base", default=None,
-              help="TTS: where the sheet images will be hosted (default: file URLs of the exported files).")
+@click.option("--url-base", default=None, metavar="URL",
+              help="tts: the http(s):// or file:// folder the images will be served from, e.g. "
+                   "https://example.org/kit/ (default: file URLs of the exported files).")
 @click.pass_obj
 def export(project: Project, fmt, game, out, dpi, no_bleed, url_base):
     """Export card faces: png (one file a face, named by code), tgc / mpc (The Game Crafter,
     MakePlayingCards uploads at their exact pixel sizes), dtc (DriveThruCards PDF, a card a
     page) or tts (Tabletop Simulator sheets and a saved-object JSON)."""
-    from ..export import export_game
+    from ..export import check_options, export_game
+    url_base = check_options(fmt, dpi, url_base)     # once, before any game is drawn
     failed = False
     for name in selected(project, game):
         try:

@@ -6,6 +6,7 @@ so a PNG, a shop upload or a Tabletop Simulator sheet never disagrees with the P
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 from reportlab.pdfgen.canvas import Canvas
@@ -33,17 +34,33 @@ class Face:
 
 @dataclass
 class DeckFaces:
-    """A deck's faces in deck order, each card's front followed by its own back (if any)."""
+    """A deck's distinct faces in deck order: every card's front, the backs of the cards that
+    have their own, and the deck's common back (behind the others), if it has one."""
 
     id: str
     name: str
     pack: bool
     fronts: list[Face]
-    backs: list[Face]            # per-card backs, in the order of `fronts` (empty if common)
-    common_back: Face | None     # the deck's one back, drawn once
+    backs: list[Face]            # the cards' own backs, in deck order: only cards that have one
+    common_back: Face | None     # the deck's one back, drawn once (behind every card without its own)
     forms: dict[str, FormDef]
     images: dict
     board: bool = False          # a board: side A as its one front, side B as its back
+
+    def back_of(self, front: Face) -> Face | None:
+        """The face behind `front`: its own back, else the deck's common back, else none
+        (a single-sided card). A deck may mix the two: some cards name their own back."""
+        if self.board:     # side A's code is "a", side B's "b"
+            return self.backs[0] if self.backs else None
+        return self._own_backs.get(front.code, self.common_back)
+
+    @cached_property
+    def _own_backs(self) -> dict[str, Face]:
+        return {face.code: face for face in self.backs}
+
+    def faces(self) -> list[Face]:
+        """Every distinct face once: the fronts, the cards' own backs, then the common back."""
+        return list(self.fronts) + list(self.backs) + ([self.common_back] if self.common_back else [])
 
 
 def deck_faces(game: GameSource, options: Options | None = None, boards: bool = False) -> list[DeckFaces]:

@@ -1,6 +1,6 @@
-"""PDF pages to PNG files with pdfium (pypdfium2): each page rendered at exactly the pixel
-size asked for, pages shared out over worker processes (rendering is CPU-bound and pdfium
-is not thread-safe, so processes, not threads)."""
+"""Faces to PNG files: drawn one to a page (faces.write_pages), then each page rendered with
+pdfium (pypdfium2) at exactly the pixel size asked for, pages shared out over worker processes
+(rendering is CPU-bound and pdfium is not thread-safe, so processes, not threads)."""
 
 from __future__ import annotations
 
@@ -8,25 +8,40 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from .faces import DeckFaces, Face, write_pages
+
 PARALLEL_FROM = 24
 """Pages below which one process renders everything (starting workers costs more)."""
 
 
+def render_faces(deck: DeckFaces, faces: list[Face], paths: list[Path], sizes: list[tuple[int, int]],
+                 bleed_mm: float, dpi: float, work: Path, workers: int | None, alpha: bool = False) -> None:
+    """Draw `faces` one to a page with `bleed_mm` round each, then render face i to paths[i]
+    at exactly sizes[i] pixels (the folders are made; the page PDF is a passing file in `work`)."""
+    pdf = work / f".{deck.id}.faces.pdf"
+    write_pages(pdf, faces, deck, bleed_mm, deck.name)
+    for path in paths:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    render_pages(pdf, [(i, size, path) for i, (size, path) in enumerate(zip(sizes, paths))], dpi, workers, alpha)
+    pdf.unlink()
+
+
 def render_pages(pdf: Path | str, jobs: list[tuple[int, tuple[int, int], Path]], dpi: float,
-                 workers: int | None = None, alpha: bool = False) -> None:
+                 workers: int | None = None, alpha: bool = False, passing: bool = False) -> None:
     """Render page i of `pdf` to a PNG of exactly (w, h) pixels at path, for each job; with
-    `alpha`, what the page leaves undrawn is transparent (round tokens)."""
+    `alpha`, what the page leaves undrawn is transparent (round tokens). `passing` files are
+    read back at once and removed (tiles of a sheet): stored uncompressed, which is quicker."""
     workers = workers or min(os.cpu_count() or 1, 8)
     if len(jobs) < PARALLEL_FROM or workers < 2:
-        _render(str(pdf), jobs, dpi, alpha)
+        _render(str(pdf), jobs, dpi, alpha, passing)
         return
     chunks = [jobs[i::workers] for i in range(workers)]
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        for done in [pool.submit(_render, str(pdf), chunk, dpi, alpha) for chunk in chunks if chunk]:
+        for done in [pool.submit(_render, str(pdf), chunk, dpi, alpha, passing) for chunk in chunks if chunk]:
             done.result()
 
 
-def _render(pdf: str, jobs, dpi: float, alpha: bool = False) -> None:
+def _render(pdf: str, jobs, dpi: float, alpha: bool = False, passing: bool = False) -> None:
     import pypdfium2 as pdfium
 
     doc = pdfium.PdfDocument(pdf)
@@ -43,7 +58,7 @@ def _render(pdf: str, jobs, dpi: float, alpha: bool = False) -> None:
             if image.size != (w, h):
                 image = image.resize((w, h))
             tmp = Path(path).with_suffix(".png.part")
-            image.save(tmp, format="PNG", dpi=(dpi, dpi))
+            image.save(tmp, format="PNG", dpi=(dpi, dpi), **({"compress_level": 0} if passing else {}))
             os.replace(tmp, path)
             page.close()
     finally:

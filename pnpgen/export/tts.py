@@ -1,184 +1,125 @@
-"""Tabletop Simulator: each deck as face sheets (at most 10 x 7 cards, within 4096 x 4096 px;
-the last slot of a sheet is TTS's hidden-card slot, so 69 cards a sheet), a back image (or a
-back sheet for per-card backs), and a saved-object JSON that TTS imports in one step
-(Saves/Saved Objects/). A deck of more than 69 different cards spans several sheets."""
+"""`pnpgen export tts`: every deck of a game as Tabletop Simulator face sheets, a back image
+(or back sheets where cards have their own backs), and <deck>.json, a saved object that TTS
+loads in one step (Saves/Saved Objects/); tokens as Custom Tokens in a bag, boards as Custom
+Boards. Sheet ids run on across the game's decks, so decks brought onto one table never share
+an id (TTS would show one deck's faces on the other's cards)."""
 
 from __future__ import annotations
 
+import itertools
 import json
-import math
 import shutil
 from pathlib import Path
+from urllib.parse import quote, urlsplit
 
-from PIL import Image
+from ..errors import InputError
+from . import tts_objects as objects
+from .faces import DeckFaces
+from .job import INCH, Job
+from .raster import render_faces
+from .tts_sheets import DPI, MAX_PX, card_px, grid, runs, write_sheet
 
-from ..game.loader import GameSource
-from .faces import DeckFaces, Face, write_pages
-from .raster import render_pages
-
-MAX_COLS, MAX_ROWS, MAX_PX = 10, 7, 4096
-PER_SHEET = MAX_COLS * MAX_ROWS - 1
-DPI = 300     # faces are drawn at up to this, less when a sheet's 4096 px would be exceeded
-
-
-def grid(n: int) -> tuple[int, int]:
-    """Columns and rows of a sheet of n cards, n <= 69: at least 2 x 2 (TTS's smallest grid),
-    with the grid's last slot left free for TTS's hidden card."""
-    cols = min(MAX_COLS, max(2, n + 1))
-    return cols, max(2, math.ceil((n + 1) / cols))
+BOARD_DPI = 150
 
 
-def card_px(size_mm: tuple[float, float], cols: int, rows: int) -> tuple[int, int]:
-    """A card's pixel size on a sheet: its trim at 300 DPI, shrunk so the sheet fits 4096 px."""
-    w, h = size_mm
-    scale = min(DPI / 25.4, MAX_PX / cols / w, MAX_PX / rows / h)
-    return int(w * scale), int(h * scale)
+def checked_url_base(value: str | None) -> str | None:
+    """--url-base as the folder the images will be served from: an http, https or file URL,
+    ending in '/' (one is added); anything else is bad input."""
+    if value is None:
+        return None
+    parts = urlsplit(value)
+    web = parts.scheme in ("http", "https") and parts.netloc
+    local = parts.scheme == "file" and parts.path
+    if not (web or local) or parts.query or parts.fragment or any(c.isspace() for c in value):
+        raise InputError.at("--url-base", None, f"'{value}' is not the address of a folder: give an http://, "
+                            "https:// or file:// URL, such as https://example.org/my-game/ (each image's file "
+                            "name is added to it)")
+    return value if value.endswith("/") else value + "/"
 
 
-def export_tts(game: GameSource, decks: list[DeckFaces], work: Path, url_base: str, workers) -> list[str]:
+def write_tts(job: Job) -> list[str]:
+    """Every deck, token sheet and board of the game into job.work; returns the notes."""
+    base = job.url_base or (job.target.resolve().as_uri() + "/")
+    sheet_ids = itertools.count(1)
+    deck_ids = {deck.id for deck in job.decks if not deck.board}
     notes = []
-    for deck in decks:
+    for deck in job.decks:
+        name = deck.id
         if deck.board:
-            notes.append(_board(game, deck, work, url_base, workers))
-            continue
-        if deck.pack:
-            notes.append(_tokens(game, deck, work, url_base, workers))
-            continue
-        state = _deck(game, deck, work, url_base, workers)
-        (work / f"{deck.id}.json").write_text(json.dumps(state, indent=2, ensure_ascii=False) + "\n",
-                                              encoding="utf-8")
-        sheets = len(state["ObjectStates"][0]["CustomDeck"])
-        notes.append(f"{deck.id}: {sum(f.count for f in deck.fronts)} cards on {sheets} sheet"
-                     f"{'s' if sheets != 1 else ''}")
+            if name in deck_ids:      # a board named like a deck: its files must not take the deck's place
+                name = f"board-{deck.id}"
+            states, note = _board(job, deck, base, name)
+        elif deck.pack:
+            states, note = _tokens(job, deck, base)
+        else:
+            states, note = _deck(job, deck, base, sheet_ids)
+        (job.work / f"{name}.json").write_text(json.dumps(objects.saved_object(states), indent=2,
+                                                          ensure_ascii=False) + "\n", encoding="utf-8")
+        notes.append(note)
     return notes
 
 
-def _deck(game: GameSource, deck: DeckFaces, work: Path, url_base: str, workers) -> dict:
-    chunks = [list(range(i, min(i + PER_SHEET, len(deck.fronts)))) for i in range(0, len(deck.fronts), PER_SHEET)]
-    custom, contained, ids = {}, [], []
-    tiles = work / f".{deck.id}.tiles"
-    for s, chunk in enumerate(chunks, 1):
-        cols, rows = grid(len(chunk))
-        size = card_px(deck.fronts[0].size, cols, rows)
-        face_sheet = f"{deck.id}-{s}.png"
-        _sheet(deck, [deck.fronts[i] for i in chunk], cols, rows, size, tiles / f"f{s}", work / face_sheet, workers)
-        if deck.backs:
-            back = f"{deck.id}-{s}-backs.png"
-            _sheet(deck, [deck.backs[i] for i in chunk], cols, rows, size, tiles / f"b{s}", work / back, workers)
-        else:
+def _deck(job: Job, deck: DeckFaces, base: str, sheet_ids) -> tuple[list[dict], str]:
+    """Face sheets <deck>-1.png..., backs as <deck>-back.png (one back for every card) or
+    <deck>-1-backs.png... (a sheet laid out like the faces, where some card has its own)."""
+    sheets, cards, pixels = {}, [], []
+    tiles = job.work / f".{deck.id}.tiles"
+    for number, run in enumerate(runs(len(deck.fronts)), 1):
+        fronts = [deck.fronts[i] for i in run]
+        cols, rows = grid(len(fronts), fronts[0].size)
+        size = card_px(fronts[0].size, cols, rows)
+        pixels.append(size)
+        face_sheet = f"{deck.id}-{number}.png"
+        write_sheet(deck, fronts, cols, rows, size, tiles / f"f{number}", job.work / face_sheet, job.workers)
+        backs = [deck.back_of(front) for front in fronts]
+        unique = any(back is not None and back is not deck.common_back for back in backs)
+        if unique:     # a back sheet: each card's own back, or the common one, in the card's slot
+            back = f"{deck.id}-{number}-backs.png"
+            write_sheet(deck, backs, cols, rows, size, tiles / f"b{number}", job.work / back, job.workers)
+        else:          # one back for the whole deck (blank for single-sided cards), drawn once
             back = f"{deck.id}-back.png"
-            if s == 1:
-                face = deck.common_back or _blank(deck.fronts[0])
-                _sheet(deck, [face], 1, 1, size, tiles / "back", work / back, workers)
-        entry = {"FaceURL": url_base + face_sheet, "BackURL": url_base + back, "NumWidth": cols, "NumHeight": rows,
-                 "BackIsHidden": True, "UniqueBack": bool(deck.backs), "Type": 0}
-        custom[str(s)] = entry
-        for k, i in enumerate(chunk):
-            front = deck.fronts[i]
-            card_id = s * 100 + k
-            for _ in range(front.count):
-                ids.append(card_id)
-                contained.append({"Name": "Card", "Transform": _transform(), "Nickname": front.title,
-                                  "Description": front.code, "CardID": card_id, "CustomDeck": {str(s): entry}})
-    for p in sorted(tiles.rglob("*"), reverse=True):
-        p.unlink() if p.is_file() else p.rmdir()
-    if tiles.exists():
-        tiles.rmdir()
-    obj = {"Name": "DeckCustom", "Transform": _transform(), "Nickname": f"{game.game.title}: {deck.name}",
-           "Description": game.game.credits, "Locked": False, "Grid": True, "Snap": True, "Autoraise": True,
-           "Sticky": True, "Tooltip": True, "HideWhenFaceDown": True, "SidewaysCard": _sideways(deck),
-           "DeckIDs": ids, "CustomDeck": custom, "ContainedObjects": contained}
-    return {"SaveName": "", "GameMode": "", "Gravity": 0.5, "PlayArea": 0.5, "Date": "", "Table": "", "Sky": "",
-            "Note": "", "Rules": "", "XmlUI": "", "LuaScript": "", "LuaScriptState": "", "ObjectStates": [obj],
-            "TabStates": {}, "VersionNumber": ""}
-
-
-def _tokens(game: GameSource, deck: DeckFaces, work: Path, url_base: str, workers) -> str:
-    """Tokens as TTS Custom Tokens (their outline taken from the image's transparency, so
-    round ones stay round), every copy in one bag; a token with its own back is a Custom
-    Tile with two faces instead."""
-    tiles = work / f".{deck.id}.tiles"
-    tiles.mkdir(parents=True, exist_ok=True)
-    backs = {f.code: f for f in deck.backs}
-    faces = list(deck.fronts) + list(deck.backs)
-    names = [f"{deck.id}-{f.code}{'-back' if f.side == 'back' else ''}.png" for f in faces]
-    pdf = tiles / "faces.pdf"
-    write_pages(pdf, faces, deck, 0.0, deck.name)
-    sizes = [(int(f.size[0] / 25.4 * DPI), int(f.size[1] / 25.4 * DPI)) for f in faces]
-    render_pages(pdf, [(i, size, work / n) for i, (size, n) in enumerate(zip(sizes, names))], DPI, workers,
-                 alpha=True)
+            if not (job.work / back).exists():
+                write_sheet(deck, [deck.common_back], 1, 1, size, tiles / "back", job.work / back, job.workers)
+        sheet_id = next(sheet_ids)
+        entry = objects.sheet_entry(base + quote(face_sheet), base + quote(back), cols, rows, unique)
+        sheets[str(sheet_id)] = entry
+        for slot, front in enumerate(fronts):
+            cards += [objects.card(front, sheet_id * 100 + slot, sheet_id, entry)] * front.count
     shutil.rmtree(tiles, ignore_errors=True)
-    contained = []
-    for front, name in zip(deck.fronts, names):
-        back = backs.get(front.code)
-        image = {"ImageURL": url_base + name, "ImageSecondaryURL": url_base + names[len(deck.fronts) +
-                 list(backs).index(front.code)] if back else "", "ImageScalar": 1.0, "WidthScale": 0.0}
-        if back is None:
-            image["CustomToken"] = {"Thickness": 0.2, "MergeDistancePixels": 15.0, "StandUp": False,
-                                    "Stackable": True}
-        else:
-            image["CustomTile"] = {"Type": 2 if front.shape == "round" else 0, "Thickness": 0.2,
-                                   "Stackable": True, "Stretch": True}
-        scale = front.size[0] / 25.4   # TTS units are roughly inches
-        for _ in range(front.count):
-            contained.append({"Name": "Custom_Token" if back is None else "Custom_Tile",
-                              "Transform": {**_transform(), "rotY": 0, "rotZ": 0, "scaleX": scale, "scaleY": 1,
-                                            "scaleZ": scale},
-                              "Nickname": front.title, "Description": front.code, "CustomImage": image})
-    bag = {"Name": "Bag", "Transform": {**_transform(), "rotY": 0, "rotZ": 0}, "Nickname": f"{game.game.title}: "
-           f"{deck.name}", "Description": game.game.credits, "ContainedObjects": contained}
-    obj = {"SaveName": "", "ObjectStates": [bag], "TabStates": {}, "VersionNumber": ""}
-    (work / f"{deck.id}.json").write_text(json.dumps(obj, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    return f"{deck.id}: {len(contained)} tokens ({len(deck.fronts)} kinds) in a bag"
-
-
-def _board(game: GameSource, deck: DeckFaces, work: Path, url_base: str, workers) -> str:
-    """A board as a TTS Custom Board: its image (side A; side B as a second object), scaled
-    in the table's units so that it keeps its proportions."""
-    states = []
-    for i, face in enumerate(deck.fronts + deck.backs):
-        w, h = face.size
-        scale = min(1.0, MAX_PX / max(w, h) * 25.4 / 150)
-        size = (int(w / 25.4 * 150 * scale), int(h / 25.4 * 150 * scale))
-        name = f"{deck.id}-{face.code}.png"
-        _sheet(deck, [face], 1, 1, size, work / f".{deck.id}.tiles" / face.code, work / name, workers)
-        states.append({"Name": "Custom_Board", "Transform": {**_transform(), "rotY": 0, "rotZ": 0,
-                                                              "posX": i * w / 25.4, "scaleX": w / 500,
-                                                              "scaleY": 1, "scaleZ": w / 500},
-                       "Nickname": f"{deck.name}" + (f", side {face.code.upper()}" if deck.backs else ""),
-                       "Description": game.game.credits, "CustomImage": {"ImageURL": url_base + name,
-                                                                         "ImageSecondaryURL": "",
-                                                                         "WidthScale": round(w / h, 4)}})
-    shutil.rmtree(work / f".{deck.id}.tiles", ignore_errors=True)
-    obj = {"SaveName": "", "ObjectStates": states, "TabStates": {}, "VersionNumber": ""}
-    (work / f"{deck.id}.json").write_text(json.dumps(obj, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    return f"{deck.id}: board, {len(states)} side{'s' if len(states) > 1 else ''} as a Custom Board"
-
-
-def _sheet(deck: DeckFaces, faces: list[Face], cols: int, rows: int, size, tiles: Path, target: Path,
-           workers) -> None:
-    """Render each face at `size` px (trimmed, no bleed) and paste them into one sheet image."""
-    tiles.mkdir(parents=True, exist_ok=True)
-    pdf = tiles / "faces.pdf"
-    write_pages(pdf, faces, deck, 0.0, deck.name)
-    names = [tiles / f"{i}.png" for i in range(len(faces))]
-    render_pages(pdf, [(i, size, n) for i, n in enumerate(names)], DPI, workers)
-    sheet = Image.new("RGB", (cols * size[0], rows * size[1]), (255, 255, 255))
-    for i, name in enumerate(names):
-        with Image.open(name) as tile:
-            sheet.paste(tile, ((i % cols) * size[0], (i // cols) * size[1]))
-    sheet.save(target, format="PNG")
-
-
-def _blank(face: Face) -> Face:
-    return Face("back", "back", "back", 1, face.size, "rect", [])
-
-
-def _sideways(deck: DeckFaces) -> bool:
     w, h = deck.fronts[0].size
-    return w > h
+    state = objects.deck(f"{job.game.game.title}: {deck.name}", job.game.game.credits, cards, sheets, w > h)
+    dpi = min(round(p[0] / w * INCH) for p in pixels)
+    return [state], (f"{deck.id}: {len(cards)} card{'s' if len(cards) != 1 else ''} on {len(sheets)} sheet"
+                     f"{'s' if len(sheets) != 1 else ''}, {dpi} DPI")
 
 
-def _transform() -> dict:
-    return {"posX": 0, "posY": 1, "posZ": 0, "rotX": 0, "rotY": 180, "rotZ": 180,
-            "scaleX": 1, "scaleY": 1, "scaleZ": 1}
+def _tokens(job: Job, deck: DeckFaces, base: str) -> tuple[list[dict], str]:
+    """Each kind of token as <deck>-<code>.png (and -back.png), trimmed, at DPI, transparent
+    outside a round one; every copy in one bag."""
+    faces = deck.fronts + deck.backs
+    names = [f"{deck.id}-{f.code}{'-back' if f.side == 'back' else ''}.png" for f in faces]
+    sizes = [(int(f.size[0] / INCH * DPI), int(f.size[1] / INCH * DPI)) for f in faces]
+    render_faces(deck, faces, [job.work / n for n in names], sizes, 0.0, DPI, job.work, job.workers, alpha=True)
+    url = {id(face): base + quote(name) for face, name in zip(faces, names)}
+    contents = []
+    for front in deck.fronts:
+        back = deck.back_of(front)
+        contents += [objects.token(front, url[id(front)], url[id(back)] if back is not None else None)] * front.count
+    bag = objects.bag(f"{job.game.game.title}: {deck.name}", job.game.game.credits, contents)
+    return [bag], f"{deck.id}: {len(contents)} tokens ({len(deck.fronts)} kinds) in a bag"
+
+
+def _board(job: Job, deck: DeckFaces, base: str, stem: str) -> tuple[list[dict], str]:
+    """A board as a Custom Board per side (<stem>-a.png, -b.png), at most BOARD_DPI and
+    within MAX_PX, side B beside side A."""
+    states = []
+    for across, face in enumerate(deck.faces()):
+        w, h = face.size
+        scale = min(BOARD_DPI / INCH, MAX_PX / max(w, h))
+        name = f"{stem}-{face.code}.png"
+        write_sheet(deck, [face], 1, 1, (int(w * scale), int(h * scale)), job.work / f".{deck.id}.tiles" / face.code,
+                    job.work / name, job.workers)
+        nickname = deck.name + (f", side {face.code.upper()}" if deck.backs else "")
+        states.append(objects.board(nickname, job.game.game.credits, face.size, base + quote(name), across))
+    shutil.rmtree(job.work / f".{deck.id}.tiles", ignore_errors=True)
+    return states, f"{deck.id}: board, {len(states)} side{'s' if len(states) > 1 else ''} as a Custom Board"

@@ -122,6 +122,30 @@ class Icon(Schema):
         return self
 
 
+class PrintLimits(Schema):
+    """What `pnpgen check` asks of a game's printed faces (its print checks): how small text
+    may be, how much it must stand out from what is under it, how far it keeps from the cut.
+    Setting a limit to 0 (contrast: 1) turns its check off."""
+
+    min_size: float = Field(6, ge=0, le=72)
+    """Smallest text a player reads, pt at print size (text in a scaled group counts at the
+    size it prints)."""
+    min_code_size: float = Field(4.5, ge=0, le=72)
+    """Smallest card code (SWM-017), pt: a code is read only to sort the cards, so it may be
+    smaller than other text."""
+    contrast: float = Field(4.5, ge=1, le=21)
+    """Least contrast ratio (WCAG's formula, 1 to 21) between text and what is drawn under
+    it, images included; 4.5 is WCAG's level for body text."""
+    contrast_large: float = Field(3, ge=1, le=21)
+    """Least contrast ratio for large text (18 pt and up, or 14 pt and up in a bold font) and
+    for thin lines (open lines up to 2 mm wide, such as walls) against what is under them."""
+    cut_zone: float = Field(1.5, ge=0, le=20)
+    """How far inside the trim text must keep, mm: a hand or shop cut lands up to about this
+    far off, so text closer to the cut (or beyond it) may be cut into."""
+    severity: Literal["warning", "error"] = "warning"
+    """warning: reported, and `pnpgen check` still passes (unless --strict); error: fails it."""
+
+
 class Game(Schema):
     """`cards/<game>/game.yaml`: settings shared by every deck of a game."""
 
@@ -168,6 +192,9 @@ class Game(Schema):
     """Inline icons, used in text as `:name:`."""
     colors: dict[str, ColorSpec] = {}
     """Named colours, usable wherever a colour is asked for."""
+    print: PrintLimits = PrintLimits()
+    """Limits of the print checks that `pnpgen check` runs on every face: text size,
+    contrast, distance from the cut."""
     credits: str = ""
     """A credits line (e.g. which content is reconstructed): the subject of every PDF of the
     game, and shown by `pnpgen list`."""
@@ -256,7 +283,7 @@ class Deck(Schema):
 
 
 class HexGenerate(Schema):
-    """A seeded random hex map (pnpgen/maps/hexmap.py) whose rows fill one of the board's fields;
+    """A seeded random hex map (how it is drawn: docs/maps.md) whose rows fill one of the board's fields;
     `pnpgen build --seed N` draws another."""
 
     cols: int = Field(ge=2, le=60)
@@ -278,7 +305,8 @@ class HexGenerate(Schema):
     water: str = "5"
     """Terrain code that blocks movement; it never cuts the land in two."""
     max_cluster: dict[str, int] = {}
-    """Terrain code -> the largest connected patch of it allowed (defaults in pnpgen/maps/hexmap.py)."""
+    """Terrain code -> the largest connected patch of it allowed (default: 3 for
+    the water code and for 7 and 0, Swarm's Mud and Sand; 5 for any other)."""
     field: str = Field("hexes", pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
     """The field the map's rows go into (the template also sees `seed`)."""
 

@@ -87,6 +87,7 @@ class Layouter:
         self._seen: set[str] = set()
         self._plans: dict[str, Plan] = {}
         self._text_cache: dict = {}
+        self._static: dict = {}
         g = game.game
         self._shared = {"game": {"title": g.title, "code": g.code},
                         "deck": {"name": deck.deck.name, "id": deck.id}, "colors": dict(g.colors)}
@@ -125,13 +126,28 @@ class Layouter:
     # --- laying out a card ----------------------------------------------------------------
     def layout(self, card: PrintCard | None, template: str) -> list:
         """Draw operations for `card` (None for a common back) with `template`."""
+        out = []
+        for _, body in self._drawn(card, template, shared=True):
+            out += body
+        return out
+
+    def layout_by_element(self, card: PrintCard | None, template: str) -> list[tuple[int | str | None, list]]:
+        """What `layout` draws, told element by element, for checks that name the template line
+        that drew each thing: (element index, its operations) in drawing order, elements that
+        are the same on every card included (laid out here, not placed as shared forms), then
+        ("code", [the code mark]) when the card's code is printed."""
+        return list(self._drawn(card, template, shared=False))
+
+    def _drawn(self, card: PrintCard | None, template: str, shared: bool):
         plan = self.plan(template)
         tpl = plan.source
         ctx = self._context(card, tpl)
-        out = []
         for step in plan.steps:
             if step[0] == "form":
-                out.append(ops.Form(step[1]))
+                if shared:
+                    yield None, [ops.Form(step[1])]
+                else:
+                    yield from self._static_run(tpl, step[1])
                 continue
             _, i, el = step
             if el.when is not None:
@@ -140,13 +156,26 @@ class Layouter:
                         continue
                 except (TemplateError, TypeError, ValueError, ArithmeticError) as exc:
                     raise self._locate(tpl, i, card, f"when: {el.when!r}: {getattr(exc, 'message', None) or exc}")
-            out += self._element_ops(ctx, tpl, i, el, card)
+            yield i, self._element_ops(ctx, tpl, i, el, card)
         if card is not None and card.code and tpl.template.code is not False:
             try:
-                out.append(self._code_mark(ctx, tpl.template.code, card.code))
+                yield "code", [self._code_mark(ctx, tpl.template.code, card.code)]
             except LayoutError as exc:
                 raise InputError.at(tpl.doc.path, tpl.doc.line(("code",)), f"code: {exc}") from None
-        return out
+
+    def _static_run(self, tpl: TemplateSource, form: str):
+        """The elements of one shared form (a run of static elements from the index its name
+        ends in), each with its own operations; laid out once per template."""
+        key = (tpl.name, form)
+        if key not in self._static:
+            elements = tpl.template.elements
+            first = i = int(form.rsplit(".", 1)[1])
+            while i < len(elements) and elements[i].element.is_static():
+                i += 1
+            ctx = self._context(None, tpl)
+            self._static[key] = [(j, self._element_ops(ctx, tpl, j, elements[j].element, None))
+                                 for j in range(first, i)]
+        return self._static[key]
 
     def _context(self, card: PrintCard | None, tpl: TemplateSource) -> Context:
         """The names a template sees: the card's fields plus game, deck, colors and card; the

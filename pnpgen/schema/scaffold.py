@@ -53,6 +53,7 @@ FRONT = """\
 # The face of the deck's cards: elements drawn bottom to top, placed in mm from the card's
 # top-left trim corner; "{{{{ title }}}}" is a card's field (`pnpgen schema template`).
 size: poker
+code: {{color: parchment}}      # the card code, printed small on the border: light on the dark accent
 elements:
   - rect: {{x: 0, y: 0, w: 63.5, h: 88.9, fill: accent, bleed: true}}   # runs into the bleed
   - rect: {{x: 3.6, y: 3.6, w: 56.3, h: 81.7, r: 2.5, fill: parchment}}

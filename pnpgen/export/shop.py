@@ -1,0 +1,81 @@
+"""Print-shop uploads, one format per shop of presets/shops.yaml: The Game Crafter and
+MakePlayingCards take <deck>/fronts/<code>.png, back.png (a common back) and backs/<code>.png
+(cards' own backs) at the shop's exact pixel size; DriveThruCards takes one PDF per deck, a
+card a page with its bleed. Each deck gets cards.csv; a deck no product fits is left out."""
+
+from __future__ import annotations
+
+from .. import presets
+from ..errors import InputError
+from ..game.loader import GameSource
+from .cards_csv import write_cards_csv
+from .faces import DeckFaces, Face, write_pages
+from .job import INCH, Job
+from .raster import render_faces
+
+
+def write_shop(job: Job) -> list[str]:
+    """Every card deck as the shop's upload files into job.work; returns the notes."""
+    shop = presets.shops()[job.format]
+    notes = []
+    for deck in job.decks:
+        if deck.pack:
+            notes.append(f"{deck.id}: tokens, not cards: not exported for {shop['name']}")
+            continue
+        try:
+            product, trim = _product(shop, deck, job.game)
+        except InputError as exc:     # e.g. a player-aid sheet among the cards: the others still go
+            notes.append("warning: " + str(exc.problems[0]) + " (deck not exported)")
+            continue
+        bleed_mm = shop["bleed_px"] / shop["dpi"] * INCH
+        if bleed_mm > job.game.game.bleed + 0.01:
+            notes.append(f"{deck.id}: the game's bleed ({job.game.game.bleed:g} mm) is less than {shop['name']}'s "
+                         f"({bleed_mm:.2f} mm): the outer edge repeats no art")
+        size = tuple(round(t / INCH * shop["dpi"] + 2 * shop["bleed_px"]) for t in trim)
+        write = _pdf if shop["format"] == "pdf" else _images
+        notes.append(f"{deck.id}: {product}, " + write(job, shop, deck, size, bleed_mm))
+    return notes
+
+
+def _images(job: Job, shop: dict, deck: DeckFaces, size: tuple[int, int], bleed_mm: float) -> str:
+    """fronts/<code>.png, backs/<code>.png and back.png, every one `size` pixels; cards.csv."""
+    faces = deck.faces()
+    names = [f"fronts/{f.code}.png" for f in deck.fronts] + [f"backs/{f.code}.png" for f in deck.backs] \
+        + (["back.png"] if deck.common_back else [])
+    folder = job.work / deck.id
+    render_faces(deck, faces, [folder / n for n in names], [size] * len(faces), bleed_mm, shop["dpi"], job.work,
+                 job.workers)
+    write_cards_csv(folder / "cards.csv", deck, {id(f): n for f, n in zip(faces, names)})
+    return f"{len(names)} images of {size[0]} x {size[1]} px"
+
+
+def _pdf(job: Job, shop: dict, deck: DeckFaces, size: tuple[int, int], bleed_mm: float) -> str:
+    """<deck>.pdf, a card a page: the common back first (if any), then each card's front,
+    followed by its own back where it has one; cards.csv for the quantities."""
+    faces: list[Face] = [deck.common_back] if deck.common_back else []
+    for front in deck.fronts:
+        faces.append(front)
+        back = deck.back_of(front)
+        if back is not None and back is not deck.common_back:
+            faces.append(back)
+    folder = job.work / deck.id
+    folder.mkdir(parents=True, exist_ok=True)
+    write_pages(folder / f"{deck.id}.pdf", faces, deck, bleed_mm, f"{job.game.game.title} - {deck.name}")
+    write_cards_csv(folder / "cards.csv", deck, {})
+    return f"{len(faces)} pages of {size[0] / shop['dpi']:g} x {size[1] / shop['dpi']:g} in"
+
+
+def _product(shop: dict, deck: DeckFaces, game: GameSource) -> tuple[str, tuple[float, float]]:
+    # raises InputError naming the shop's sizes when it has none like the deck's
+    """The shop's card product whose trim matches the deck's (either way round), trim in mm."""
+    w, h = deck.fronts[0].size
+    for name, (pw, ph) in shop["products"].items():
+        pw, ph = pw * INCH, ph * INCH
+        if abs(w - pw) < 0.3 and abs(h - ph) < 0.3:
+            return name, (pw, ph)
+        if abs(w - ph) < 0.3 and abs(h - pw) < 0.3:
+            return name, (ph, pw)
+    sizes = ", ".join(f"{n} {a:g} x {b:g} in" for n, (a, b) in shop["products"].items())
+    path = next((d.path for d in game.decks if d.id == deck.id), deck.id)
+    raise InputError.at(game.rel(path), None, f"the deck's cards are {w:g} x {h:g} mm: {shop['name']} has no card "
+                        f"of that size (it prints {sizes}); choose another card_size or another shop")

@@ -1,0 +1,53 @@
+"""`print-contrast`: text that does not stand out from what is drawn under it (fills,
+shapes and images alike), by WCAG's contrast ratio."""
+
+import math
+
+from ..faces import apply
+from ..findings import Hit
+from ..raster import hex_of, to255
+from .size import name
+
+ORDER = 20
+DOC = ("text whose contrast ratio with what is drawn under it (images included) is below "
+       "`contrast` (`contrast_large` for text of 18 pt, or 14 pt bold, and up)")
+PIXELS = True
+
+LARGE, LARGE_BOLD = 18.0, 14.0
+"""WCAG's large text, pt: it reads at a lower contrast."""
+STEP = 0.25
+"""Distance between samples of a text's background, mm."""
+CAPS = 0.72
+"""Height of capitals, in em (DejaVu's is 0.73)."""
+
+
+def inspect(face, limits, under):
+    for text in face.texts:
+        if text.letters is None:       # inline icons draw in their own colours
+            continue
+        large = text.size >= LARGE or (text.bold and text.size >= LARGE_BOLD)
+        need = limits.contrast_large if large else limits.contrast
+        if need <= 1:
+            continue
+        ink = to255(text.color)
+        ratio, background = under.contrast(face, ink, (text.box, text.baseline, text.em, text.matrix),
+                                            lambda: samples(text))
+        if ratio < need - 0.005:
+            size = "large text" if large else "text"
+            yield Hit("contrast", text.where, face, ratio,
+                      f"{name(text)} in {hex_of(ink)} on {hex_of(background)} has contrast {ratio:.1f}:1",
+                      f"below the {need:g}:1 {size} needs; darken one or lighten the other "
+                      f"(print: {{{'contrast_large' if large else 'contrast'}: ...}} in game.yaml sets the limit)", need,
+                      hex_of(ink))
+
+
+def samples(text) -> list[tuple[float, float]]:
+    """Points over the part of the line where its letters are (from the baseline up to the
+    capitals' height) on the card."""
+    x0, x1 = text.letters
+    y1 = text.baseline
+    y0 = y1 - CAPS * text.em
+    nx = max(2, min(64, math.ceil((x1 - x0) / STEP)))
+    ny = max(2, min(8, math.ceil((y1 - y0) / STEP)))
+    return [apply(text.matrix, x0 + (x1 - x0) * (i + 0.5) / nx, y0 + (y1 - y0) * (j + 0.5) / ny)
+            for j in range(ny) for i in range(nx)]

@@ -1,0 +1,135 @@
+"""What is drawn under the text: each face's background (the face less its text and thin
+lines) drawn by the PDF painter and rendered by pdfium, then read pixel by pixel, and the
+WCAG contrast ratio between two colours."""
+
+from __future__ import annotations
+
+import io
+from collections import Counter
+
+from reportlab.pdfgen.canvas import Canvas
+
+from .. import fonts
+from ..pdf.canvas import MM, Painter
+from .faces import Face
+
+REMEMBERED = 20_000
+"""Measures kept for reuse (then forgotten all at once: memory stays flat)."""
+DPI = 150
+"""Resolution the backgrounds are rendered at: 0.17 mm a pixel, finer than any text's stroke."""
+
+
+def _linear(channel: int) -> float:
+    c = channel / 255
+    return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+
+_LINEAR = [_linear(i) for i in range(256)]
+
+
+def luminance(color: tuple) -> float:
+    """WCAG relative luminance of an (r, g, b) colour, channels 0..255."""
+    r, g, b = color
+    return 0.2126 * _LINEAR[r] + 0.7152 * _LINEAR[g] + 0.0722 * _LINEAR[b]
+
+
+def contrast(a: tuple, b: tuple) -> float:
+    """WCAG contrast ratio of two colours (0..255 channels): 1 (the same) to 21 (black on white)."""
+    la, lb = luminance(a), luminance(b)
+    return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
+
+
+SHARE = 0.1
+"""The share of a text's box whose background may contrast less than the measure: a thin
+stripe or the edge of a shape under a word does not make it unreadable."""
+
+
+def least_contrast(ink: tuple, under: list[tuple], share: float = SHARE) -> tuple[float, tuple]:
+    """The contrast of `ink` against what is under it, all but the worst `share` of the
+    samples at least this much: (ratio, the background colour that gives it)."""
+    ranked = sorted((contrast(ink, c), c, n) for c, n in Counter(under).items())
+    allowed = int(len(under) * share)      # samples that may contrast less
+    for ratio, color, n in ranked:
+        if n > allowed:
+            return ratio, color
+        allowed -= n
+    return ranked[-1][:2]
+
+
+def to255(color: tuple) -> tuple:
+    return tuple(round(c * 255) for c in color)
+
+
+def hex_of(color: tuple) -> str:
+    return "#%02x%02x%02x" % color
+
+
+class Backgrounds:
+    """The rendered backgrounds of some faces of a deck (faces whose backgrounds draw the
+    same are rendered once); the faces are checked a few at a time, so memory stays flat."""
+
+    def __init__(self, forms: dict, images: dict):
+        self.forms = forms        # the icon forms a background may place
+        self.images = images      # images converted in memory, by key
+        self._pixels: dict[int, object] = {}
+        self._keys: dict[int, str] = {}
+        self._measured: dict[tuple, tuple] = {}
+
+    def prepare(self, faces: list[Face]) -> None:
+        """Render the backgrounds of `faces` (a few of one deck's) in one PDF, in place of
+        those rendered before."""
+        self._pixels, self._keys = {}, {}
+        pages, index = [], {}
+        for face in faces:
+            key = self._keys[id(face)] = repr((face.size, face.bleed, face.background))
+            if key not in index:
+                index[key] = len(pages)
+                pages.append(face)
+            self._pixels[id(face)] = index[key]
+        rendered = self._render(pages)
+        for face in faces:
+            self._pixels[id(face)] = rendered[self._pixels[id(face)]]
+
+    def contrast(self, face: Face, ink: tuple, token, points, share: float = SHARE) -> tuple[float, tuple]:
+        """least_contrast of `ink` over the background of `face` at the card points `points()`
+        gives; `token` stands for those points, so the same thing on a background that draws
+        the same (the same label on every card of a template) is measured once."""
+        key = (self._keys[id(face)], ink, token, share)
+        found = self._measured.get(key)
+        if found is None:
+            if len(self._measured) >= REMEMBERED:
+                self._measured.clear()
+            found = self._measured[key] = least_contrast(ink, self.pixels(face, points()), share)
+        return found
+
+    def pixels(self, face: Face, points) -> list[tuple]:
+        """The colour drawn under each card point (mm, y down) of `face`, 0..255 channels."""
+        image = self._pixels[id(face)]
+        access, (w, h), k = image.load(), image.size, DPI / 25.4
+        out = []
+        for x, y in points:
+            px = min(w - 1, max(0, int((x + face.bleed) * k)))
+            py = min(h - 1, max(0, int((y + face.bleed) * k)))
+            out.append(access[px, py])
+        return out
+
+    def _render(self, pages: list[Face]) -> list:
+        import pypdfium2 as pdfium
+
+        buffer = io.BytesIO()
+        font = fonts.ensure("sans", fonts.BUILTIN["sans"])
+        c = Canvas(buffer, pagesize=(MM, MM), invariant=1, initialFontName=font, initialFontSize=6)
+        painter = Painter(c, self.forms, pages[0].bleed, self.images)
+        painter.define_forms(sorted(self.forms))
+        for face in pages:
+            w, h = face.size
+            c.setPageSize(((w + 2 * face.bleed) * MM, (h + 2 * face.bleed) * MM))
+            c.translate(face.bleed * MM, face.bleed * MM)
+            painter._draw(face.background, h)
+            c.showPage()
+        c.save()
+        doc = pdfium.PdfDocument(buffer.getvalue())
+        try:
+            return [doc[i].render(scale=DPI / 72).to_pil().convert("RGB") for i in range(len(doc))]
+        finally:
+            doc.close()

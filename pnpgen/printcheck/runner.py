@@ -1,0 +1,78 @@
+"""Run every print check over every face of a planned game, a few faces at a time."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from .checks import CHECKS
+from .faces import Face, Where, read_face
+from .findings import Finding, Gathered
+from .raster import Backgrounds
+
+CHUNK = 48
+"""Faces laid out, rendered and checked together: memory stays flat however large the deck."""
+
+
+def check_faces(plan) -> list[Finding]:
+    """The print findings of a game, from its plan (a pnpgen.build.GamePlan: the game, its
+    resources and icons, and each deck's and board's layouter and cards), gathered by
+    check and template line. Raises InputError where a face cannot be laid out."""
+    limits = plan.game.game.print
+    gathered = Gathered(limits.severity)
+    backgrounds = Backgrounds(plan.icons, plan.resources.converted)
+    pixels = any(check.PIXELS for check in CHECKS.values())
+    chunk: list[Face] = []
+    for face in _faces(plan):
+        chunk.append(face)
+        if len(chunk) == CHUNK:
+            _check(chunk, limits, backgrounds, pixels, gathered)
+            chunk = []
+    if chunk:
+        _check(chunk, limits, backgrounds, pixels, gathered)
+    return gathered.findings()
+
+
+def _check(faces: list[Face], limits, backgrounds: Backgrounds, pixels: bool, gathered: Gathered) -> None:
+    if pixels:
+        backgrounds.prepare(faces)
+    for face in faces:
+        for check in CHECKS.values():
+            for hit in check.inspect(face, limits, backgrounds):
+                gathered.add(hit)
+
+
+def _faces(plan) -> Iterator[Face]:
+    """Every distinct face, as the exports see them: each card entry's front and its own back
+    (one copy each), each deck's common back, each side of each board."""
+    for deck in plan.decks:
+        source = deck.source
+        seen = set()
+        for card in deck.cards:
+            if card.entry.index in seen:
+                continue
+            seen.add(card.entry.index)
+            entry = (str(source.doc.path), card.entry.line)
+            yield _face(plan, deck, card.code, "front", card, card.front, entry)
+            if card.back and (card.unique_back or source.deck.pack):
+                yield _face(plan, deck, card.code, "back", card if card.unique_back else None, card.back, entry)
+        back = source.deck.back
+        if back and not back.per_card and not source.deck.pack:
+            yield _face(plan, deck, "", "back", None, back.template, None)
+    for board in plan.boards:
+        for side, template in zip("ab", board.sides):
+            yield _face(plan, board, "", side, board.card, template, None)
+
+
+def _face(plan, deck, code: str, side: str, card, template: str, entry) -> Face:
+    """One face laid out element by element, each thing on it located at its template line."""
+    tpl = plan.game.templates[template]
+    path = str(tpl.doc.path)
+
+    def where(index) -> Where:
+        if index == "code":
+            return Where(path, tpl.doc.line(("code",)), "code")
+        return Where(path, tpl.doc.line(("elements", index)), f"elements[{index}]")
+
+    face = Face(plan.game.id, deck.id, code, side, entry, tpl.template.size or deck.source.size,
+                tpl.template.shape, plan.game.game.bleed)
+    return read_face(face, deck.layouter.layout_by_element(card, template), where)
