@@ -5,6 +5,7 @@ a folder that refuses is one located error that says what to do."""
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from pathlib import Path
 
@@ -20,6 +21,27 @@ def shown(path: Path | str) -> str:
         return str(Path(path).resolve().relative_to(Path.cwd().resolve()))
     except ValueError:
         return str(path)
+
+
+LEFTOVER = re.compile(r"^\..+\.[a-z0-9_]{8}(\.[^.]+)?" + re.escape(PART) + "$")
+"""The name temp_beside gives: `.` + the target's stem + `.` + mkstemp's eight random characters
++ the target's suffix + PART."""
+
+
+def remove_leftovers(folder: Path) -> list[Path]:
+    """Remove the temporary files an earlier command left in `folder` when it was killed
+    before it could (pnpgen's own names only, in that folder only, links not followed);
+    return those removed."""
+    removed = []
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return removed       # (no folder yet: nothing left over)
+    for entry in sorted(entries, key=lambda e: e.name):
+        if LEFTOVER.match(entry.name) and entry.is_file(follow_symlinks=False):
+            remove_quietly(entry.path)
+            removed.append(Path(entry.path))
+    return removed
 
 
 def unwritable(path: Path | str, exc: OSError) -> InputError:

@@ -6,13 +6,22 @@ absolute path, so output never depends on the machine's installed fonts."""
 from __future__ import annotations
 
 import hashlib
+import struct
+import subprocess
 from pathlib import Path
 
+import ots
 import reportlab
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
 from .errors import InputError
+
+MAX_BYTES = 50_000_000
+"""The largest font file a game may use (reportlab holds it whole while building)."""
+CHECK_SECONDS = 10
+DAMAGED = (OSError, ValueError, KeyError, IndexError, TypeError, ZeroDivisionError, OverflowError, struct.error)
+"""What reportlab's TrueType reader raises, besides TTFError, on a file it cannot make sense of."""
 
 HERE = Path(__file__).parent / "fonts"
 VERA = Path(reportlab.__file__).parent / "fonts"
@@ -62,10 +71,12 @@ def ensure(name: str, path: Path) -> str:
     stat = _stat(path)
     known = _registered.get(key)
     if known is None or known[1] != stat:
+        if BUILTIN.get(name) != path:
+            verify(name, path)
         try:
             font = TTFont(key, str(path))
             pdfmetrics.registerFont(font)
-        except (TTFError, OSError) as exc:
+        except (TTFError, *DAMAGED) as exc:
             raise InputError.at(path, None, f"cannot use font '{name}': {exc}; "
                                 "give a TrueType (.ttf) file that allows embedding")
         if known is not None and pdfmetrics.getFont(key) is not font:
@@ -82,6 +93,32 @@ def ensure(name: str, path: Path) -> str:
             for forget in _replaced:
                 forget()
     return key
+
+
+def verify(name: str, path: Path) -> None:
+    """Refuse a font file that is too large, cut short or damaged, before reportlab reads it
+    (which trusts the file's tables: a damaged character map can make it take gigabytes).
+    The checks are those browsers run on web fonts: the OpenType Sanitizer's."""
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise InputError.at(path, None, f"cannot read font '{name}': {exc.strerror or exc}") from None
+    if size > MAX_BYTES:
+        raise InputError.at(path, None, f"font '{name}' is {size / 1e6:.1f} MB; the limit is {MAX_BYTES / 1e6:.0f} "
+                            "MB: use a subset of the font, or another one")
+    try:
+        run = subprocess.run([ots.OTS_SANITIZE, str(path)], capture_output=True, timeout=CHECK_SECONDS,
+                             stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        raise InputError.at(path, None, f"font '{name}' could not be checked in {CHECK_SECONDS} s; "
+                            "give another TrueType (.ttf) file") from None
+    except OSError as exc:
+        raise InputError.at(path, None, f"cannot check font '{name}': {exc.strerror or exc}") from None
+    if run.returncode != 0:
+        said = [ln.strip() for ln in (run.stderr + run.stdout).decode("utf-8", "replace").splitlines()]
+        why = "; ".join(ln.removeprefix("ERROR: ") for ln in said if ln.startswith("ERROR"))[:300]
+        raise InputError.at(path, None, f"font '{name}' is damaged or cut short ({why or 'not a font'}); "
+                            "give an intact TrueType (.ttf) file")
 
 
 def known(key: str) -> bool:

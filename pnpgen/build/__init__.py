@@ -5,9 +5,9 @@ Plans the game, draws decks, boards and the rulebook, keeps the page cache and t
 from .game import build_game, build_loaded
 from .options import Options
 from .plan import COMMON_BACK_FORM, BoardPlan, DeckPlan, GamePlan, plan_game, with_game_layout
-from .project import Project, games, load
+from .project import Project, game_name, games, load
 from .results import DeckResult
 from .rulebooks import check_rulebook
 
 __all__ = ["COMMON_BACK_FORM", "BoardPlan", "DeckPlan", "DeckResult", "GamePlan", "Options", "Project",
-           "build_game", "build_loaded", "check_rulebook", "games", "load", "plan_game", "with_game_layout"]
+           "build_game", "build_loaded", "check_rulebook", "game_name", "games", "load", "plan_game", "with_game_layout"]

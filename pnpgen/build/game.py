@@ -30,6 +30,7 @@ def build_loaded(game: GameSource, options: Options) -> list[DeckResult]:
     options = with_game_layout(game, options)
     plan = plan_game(game, options)
     outdir = options.out / game.id
+    files.remove_leftovers(outdir)     # (files a killed build was writing)
     results: list[DeckResult] = []
     cache = PageCache(options.out / ".cache" / "pages.sqlite" if options.cache else None)
     book = Manifest(game) if options.manifest else None

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..game.loader import GameSource, discover, load_game
+from ..errors import InputError
+from ..game.loader import GameSource, discover, is_plain_name, load_game
 
 
 @dataclass
@@ -29,3 +30,20 @@ def games(project: Project) -> list[str]:
 
 def load(project: Project, game_id: str) -> GameSource:
     return load_game(project.cards, project.templates, game_id)
+
+
+def game_name(project: Project, name: str) -> str:
+    """A GAME argument as the game's name, which names its output folder out/<game>/: a plain
+    name as it is, or a path to a game's folder in the project's cards/ as that folder's name.
+    Any other path is refused, so that no GAME argument can write outside the output folder."""
+    if is_plain_name(name):
+        return name
+    try:
+        folder = Path(name).expanduser().resolve()
+        cards = project.cards.resolve()
+    except (OSError, RuntimeError, ValueError):
+        folder = cards = None
+    if folder is not None and folder.parent == cards and is_plain_name(folder.name):
+        return folder.name
+    raise InputError.at(f"pnpgen: GAME {name}", None, f"not a game of this project: name a game by its folder "
+                        f"under {project.cards}/ (e.g. {next(iter(games(project)), 'swarm')}), not a path elsewhere")

@@ -5,18 +5,19 @@ from __future__ import annotations
 import click
 
 from .. import presets
-from ..build import Project, games
+from ..build import Project, game_name, games
 from ..errors import InputError
 
 
 def selected(project: Project, names: tuple[str, ...]) -> list[str]:
-    """The GAMEs named, or every game of the project (none at all is bad input)."""
+    """The GAMEs named (by name, or by the path of their folder in cards/), or every game of
+    the project (none at all is bad input)."""
     available = games(project)
     if not names:
         if not available:
             raise InputError.at(str(project.cards), None, "no games found: add cards/<game>/game.yaml")
         return available
-    return list(names)
+    return [game_name(project, name) for name in names]
 
 
 def back_offset(ctx, param, value):

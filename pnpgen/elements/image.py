@@ -11,7 +11,8 @@ from .base import Coord, Element, bleed_box
 class Image(Element):
     src: str
     """Image file, relative to the game's folder (may be an expression, e.g.
-    'art/{{ title }}.png')."""
+    'art/{{ title }}.png'): a PNG or JPEG of at most 40 megapixels and 50 MB, inside the game
+    folder once links are followed; one cut short or damaged is an error at this line."""
     x: Coord = 0
     """Left edge of the box, mm from the trim's left."""
     y: Coord = 0

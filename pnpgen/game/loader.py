@@ -5,12 +5,14 @@ fails before writing anything or runs to the end."""
 
 from __future__ import annotations
 
+import os
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..sources import validation, yamlsrc
+from ..sources.confine import Refused, inside
 from ..errors import InputError, Problem, did_you_mean
 from .models import MAX_CARDS, MAX_COUNT, RESERVED, Board, Deck, FieldSpec, Game, Template
 
@@ -121,10 +123,28 @@ class GameSource:
 
 
 def _shown(path: Path) -> str:
+    """`path` as written (links not followed), relative to the working folder when inside it."""
+    here = Path.cwd()
     try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
+        return str(Path(os.path.abspath(path)).relative_to(here))
     except ValueError:
+        pass
+    try:
+        return str(path.resolve().relative_to(here.resolve()))
+    except (ValueError, OSError, RuntimeError):
         return str(path)
+
+
+OWN_FILES = ("game.yaml", "rules.yaml", "rulebook.md")
+"""The files a game folder holds by these names (each read by its own stage), confined when
+the game is loaded."""
+
+
+def is_plain_name(name: str) -> bool:
+    """Whether `name` can name a game (its folder under cards/, and out/<game>/) or a deck or
+    board (out/<game>/<deck>.pdf): one plain name, no path, not '.' or '..'."""
+    return (isinstance(name, str) and name not in ("", ".", "..") and "\0" not in name
+            and "/" not in name and "\\" not in name and len(name.encode("utf-8", "replace")) <= 255)
 
 
 def discover(cards_dir: Path) -> list[str]:
@@ -152,8 +172,16 @@ def load_game(cards_dir: Path, templates_dir: Path, game_id: str) -> GameSource:
 
 def _read_game(cards_dir: Path, game_id: str) -> GameSource:
     """The game's game.yaml, read and validated (its decks, boards and templates still to load)."""
+    if not is_plain_name(game_id):
+        raise InputError.at(_shown(cards_dir), None, f"'{game_id}' is not a game's name: a game is named by its "
+                            f"folder under {cards_dir.name}/ (e.g. swarm), without any path")
     root = cards_dir / game_id
     gpath = root / "game.yaml"
+    for own in OWN_FILES:
+        try:
+            inside(root, own)
+        except Refused as exc:
+            raise InputError.at(_shown(root / own), None, str(exc)) from None
     if not gpath.is_file():
         known = discover(cards_dir)
         raise InputError.at(_shown(cards_dir), None,
@@ -206,11 +234,11 @@ def _load_templates(src: GameSource, template_dirs: list[Path], problems: list[P
     """The templates the game uses into `src`, each from the first of `template_dirs` that has
     it; an unknown or broken one into `problems`."""
     wanted = _wanted_templates(src)
-    available = {}
+    available, folders = {}, {}
     for tdir in reversed(template_dirs):
         if tdir.is_dir():
             for p in sorted(tdir.glob("*.yaml")):
-                available[p.stem] = p
+                available[p.stem], folders[p.stem] = p, tdir
     for name in sorted(wanted):
         if name not in available:
             deck, line = wanted[name][0]
@@ -219,7 +247,10 @@ def _load_templates(src: GameSource, template_dirs: list[Path], problems: list[P
                                     f"{_shown(template_dirs[0])}/ or {_shown(template_dirs[1])}/"))
             continue
         try:
+            inside(folders[name], available[name].relative_to(folders[name]), folder="templates folder")
             src.templates[name] = _load_template(name, available[name])
+        except Refused as exc:
+            problems.append(Problem(_shown(available[name]), None, str(exc)))
         except InputError as exc:
             problems += exc.problems
 
@@ -250,7 +281,7 @@ def _file_paths(src: GameSource, kind: str, problems, required: bool) -> list[Pa
     """The game's deck or board files: as listed in game.yaml, or <kind>/*.yaml by name."""
     listed = getattr(src.game, kind)
     if listed is None:
-        paths = sorted((src.root / kind).glob("*.yaml"))
+        paths = _found(src.root, sorted((src.root / kind).glob("*.yaml")), problems)
         if not paths and required:
             problems.append(Problem(_shown(src.doc.path), None,
                                     f"the game has no {kind}: add {kind}/<name>.yaml or list them under {kind}:"))
@@ -266,6 +297,10 @@ def _file_paths(src: GameSource, kind: str, problems, required: bool) -> list[Pa
         if not path.is_file():
             problems.append(Problem(src.doc.path, src.doc.line((kind, i)), f"{what} file '{rel}' not found"))
             continue
+        if not is_plain_name(path.stem):
+            problems.append(Problem(src.doc.path, src.doc.line((kind, i)), f"{what} file '{rel}' has no name "
+                                    f"before .yaml; rename it (its name names its output)"))
+            continue
         if any(p.stem == path.stem for p in out):
             problems.append(Problem(src.doc.path, src.doc.line((kind, i)),
                                     f"a {what} named '{path.stem}' is already listed; {what} file names must differ"))
@@ -274,16 +309,28 @@ def _file_paths(src: GameSource, kind: str, problems, required: bool) -> list[Pa
     return out
 
 
-def confined(root: Path, rel: str) -> Path:
-    """`rel` resolved inside `root`; anything that escapes the game folder is refused."""
-    if not isinstance(rel, str) or not rel:
-        raise ValueError("expected a file path relative to the game folder")
-    path = (root / rel).resolve()
-    try:
-        path.relative_to(root.resolve())
-    except ValueError:
-        raise ValueError(f"'{rel}' points outside the game folder; keep files inside {root.name}/") from None
-    return path
+def _found(root: Path, paths: list[Path], problems: list[Problem]) -> list[Path]:
+    """The files a glob found in `root` that are confined to it; each other one into `problems`."""
+    kept = []
+    for path in paths:
+        try:
+            confined(root, path.relative_to(root))
+        except ValueError as exc:
+            problems.append(Problem(_shown(path), None, f"{exc} (found by its name in {path.parent.name}/)"))
+            continue
+        if not is_plain_name(path.stem):
+            problems.append(Problem(_shown(path), None, "this file has no name before .yaml; rename it "
+                                    "(its name names its output)"))
+            continue
+        kept.append(path)
+    return kept
+
+
+def confined(root: Path, rel: str, max_bytes: int | None = None) -> Path:
+    """`rel` resolved inside `root` (links followed); anything that escapes the game folder, a
+    loop of links, or something there that is not a regular file (of at most `max_bytes`) is
+    refused with a ValueError that says so (pnpgen.sources.confine)."""
+    return inside(root, rel, max_bytes)
 
 
 def _load_deck(src: GameSource, path: Path) -> DeckSource:

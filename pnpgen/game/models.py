@@ -107,7 +107,7 @@ class Icon(Schema):
     """An icon that text can draw inline as `:name:`."""
 
     image: str | None = None
-    """A PNG or JPEG file in the game's folder."""
+    """A PNG or JPEG file in the game's folder (at most 40 megapixels, 50 MB)."""
     size: Size | None = None
     """Design box of a vector icon, mm [w, h]; elements are placed in it."""
     elements: list[ElementEntry] | None = None
@@ -178,11 +178,13 @@ class Game(Schema):
     printer_margin: float = Field(5, ge=0, le=25)
     """Border of the page that a home printer cannot print, mm; nothing is put there."""
     decks: list[str] | None = None
-    """Deck files in build order, relative to the game folder (default: decks/*.yaml by name)."""
+    """Deck files in build order, relative to the game folder (default: decks/*.yaml by name);
+    each must be a regular file inside the game folder once links are followed."""
     boards: list[str] | None = None
     """Board files, relative to the game folder (default: boards/*.yaml by name)."""
     fonts: dict[str, str] = {}
-    """Extra fonts: name -> .ttf file in the game's folder."""
+    """Extra fonts: name -> .ttf file in the game's folder (at most 50 MB; a file that is cut
+    short or damaged is refused)."""
     fallback_fonts: list[str] = Field(["sans"], max_length=10)
     """Fonts tried in order for a character the text's own font lacks (before it is
     reported as missing): built-in names or the game's `fonts`."""

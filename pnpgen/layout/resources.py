@@ -12,13 +12,10 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase import pdfmetrics
 
 from .. import fonts
+from . import images
 from ..errors import InputError, LayoutError, did_you_mean
 from ..game.loader import GameSource, confined
 from ..game.models import to_color
-
-MAX_IMAGE_BYTES = 50_000_000
-MAX_IMAGE_PIXELS = 80_000_000
-PILImage.MAX_IMAGE_PIXELS = MAX_IMAGE_PIXELS
 
 CONVERTED = "converted:"
 """The start of the key of an image converted in memory; the rest is its path in the game folder."""
@@ -98,7 +95,7 @@ class Resources:
         if key is None:
             if name in self.game.game.fonts:
                 try:
-                    path = confined(self.game.root, self.game.game.fonts[name])
+                    path = confined(self.game.root, self.game.game.fonts[name], fonts.MAX_BYTES)
                 except ValueError as exc:
                     raise LayoutError(str(exc)) from None
                 if not path.is_file():
@@ -142,24 +139,15 @@ class Resources:
         if src in self._images:
             return self._images[src]
         try:
-            path = confined(self.game.root, src)
+            path = confined(self.game.root, src, images.MAX_BYTES)
         except ValueError as exc:
             raise LayoutError(str(exc)) from None
         if not path.is_file():
             raise LayoutError(f"image '{src}' not found in {self.game.root.name}/")
-        if path.stat().st_size > MAX_IMAGE_BYTES:
-            raise LayoutError(f"image '{src}' is larger than {MAX_IMAGE_BYTES // 1_000_000} MB")
-        try:
-            with PILImage.open(path) as im:
-                if im.format not in DRAWN_AS_IS:
-                    raise LayoutError(f"image '{src}' is {im.format}; use PNG or JPEG")
-                size = im.size
-                key = str(path)
-                if im.mode not in DRAWN_AS_IS[im.format]:
-                    key = CONVERTED + src
-                    self.converted[key] = ImageReader(_drawable(im))
-        except (OSError, ValueError, PILImage.DecompressionBombError) as exc:
-            raise LayoutError(f"cannot read image '{src}': {exc}") from None
+        fmt, mode, size = images.check(path, src)
+        key = str(path)
+        if mode not in DRAWN_AS_IS[fmt]:
+            key = CONVERTED + src
         self._images[src] = (key, size)
         return self._images[src]
 

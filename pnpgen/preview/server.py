@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
@@ -17,6 +18,12 @@ from urllib.parse import parse_qs, urlsplit
 from .live import Live
 
 HOST = "127.0.0.1"
+BACKLOG = 1024
+"""Connections the kernel holds while the server is busy (the system may cap it lower)."""
+MAX_THREADS = 32
+"""Requests answered at once; more wait their turn in the backlog."""
+MAX_STREAMS = 64
+"""Open pages' event streams; a page beyond them is told to retry later."""
 PING_SECONDS = 15.0
 """A comment line on the event stream this often, so a page that went away is noticed."""
 STATIC_TYPES = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
@@ -37,14 +44,47 @@ def static_files() -> dict[str, tuple[bytes, str]]:
 
 
 class PreviewServer(ThreadingHTTPServer):
-    """One preview: its live state and its page."""
+    """One preview: its live state and its page. A burst of requests waits in the listen
+    backlog, not refused (a refused connection is retried by the browser only a second or more
+    later); at most MAX_THREADS requests are answered at once, and at most MAX_STREAMS pages
+    hold an event stream (each a thread of its own, outside that count), so memory stays flat."""
 
     daemon_threads = True
+    request_queue_size = BACKLOG
 
     def __init__(self, live: Live, port: int = 8765):
         self.live = live
         self.static = static_files()
+        self.answering = threading.BoundedSemaphore(MAX_THREADS)
+        self.streams = threading.BoundedSemaphore(MAX_STREAMS)
+        self.streaming = threading.local()      # this thread gave its place back to stream events
         super().__init__((HOST, port), Handler)
+
+    def process_request(self, request, client_address):
+        self.answering.acquire()       # (the accept loop waits here; new connections wait in the backlog)
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self.answering.release()
+            raise
+
+    def process_request_thread(self, request, client_address):
+        self.streaming.now = False
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            if self.streaming.now:
+                self.streams.release()
+            else:
+                self.answering.release()
+
+    def stream(self) -> bool:
+        """Turn this request's thread into an event stream's: False when MAX_STREAMS are open."""
+        if not self.streams.acquire(blocking=False):
+            return False
+        self.streaming.now = True
+        self.answering.release()
+        return True
 
     @property
     def port(self) -> int:
@@ -117,6 +157,8 @@ class Handler(BaseHTTPRequestHandler):
     def _events(self):
         """`state` events ({"version", "busy"}) whenever there is news, until the page goes."""
         live = self.server.live
+        if not self.server.stream():
+            return self._send(HTTPStatus.SERVICE_UNAVAILABLE, b"too many open pages; close some\n", "text/plain")
         self.send_response(HTTPStatus.OK)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Cache-Control", "no-store")

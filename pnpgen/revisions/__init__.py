@@ -9,7 +9,7 @@ and reprint (cut-ready sheets of only what changed)."""
 
 from __future__ import annotations
 
-from ..build import Project, games, load
+from ..build import Project, game_name, games, load
 from ..errors import InputError
 from .compare import KINDS, Change, DeckChanges, Drawn, GameChanges, compare_game, report
 from .revision import Revision
@@ -29,10 +29,11 @@ def selected(project: Project, revision: Revision, names: tuple[str, ...] | list
             raise InputError.at(str(project.cards), None, "no games found, now or at the revision: "
                                 "add cards/<game>/game.yaml")
         return every
+    names = [game_name(project, name) for name in names]
     for name in names:
         if name not in now and name not in revision.games():
             load(project, name)    # raises: no such game (did you mean ...)
-    return list(names)
+    return names
 
 
 def compare(project: Project, revision: Revision, game_id: str) -> GameChanges:

@@ -17,9 +17,16 @@ from ..errors import InputError
 from ..export.faces import DeckFaces, Face
 from ..build.manifest import CARD_COLUMNS, NAME, read
 from ..pdf.canvas import MM
+from ..sources.confine import Refused, inside
 from .revision import Revision
 from .side import Side
 
+MAX_MANIFEST_BYTES = 64_000_000
+"""The largest kept manifest read (a 20,000-card deck's is about 2.5 MB)."""
+MAX_MM = 5000.0
+"""The largest length or coordinate a kept manifest may give, mm."""
+MAX_PIECES = 1000
+"""The most pieces (tiled pages) of a board side that are put together into its picture."""
 ROTATE = {0: 0, 90: 1, 180: 2, 270: 3}
 """pdfium's rotation of the rendered page (quarter turns clockwise) that undoes a card's turn
 (degrees anticlockwise on the page)."""
@@ -80,13 +87,13 @@ def open_build(since: str, folder: Path) -> BuildRevision | None:
     """The build folder `folder` (holding <game>/manifest.json files, or one game's folder
     holding manifest.json), or None when it holds no manifest. A manifest pnpgen cannot use
     is an InputError."""
-    single = (folder / NAME).is_file()
+    single = (folder / NAME).exists()
     paths = [folder / NAME] if single else sorted(folder.glob(f"*/{NAME}"))
     if not paths:
         return None
     manifests = {}
     for path in paths:
-        data = read(path)
+        data = _read(folder, path)
         game = data.get("game")
         if not isinstance(game, str) or not game:
             raise _damaged(path, "no game id")
@@ -95,6 +102,18 @@ def open_build(since: str, folder: Path) -> BuildRevision | None:
     name = f"{here.parent.name}/{here.name}" if single else here.name
     return BuildRevision(since, f"build {name}", None, None, only=sorted(manifests) if single else None,
                          folder=folder, manifests=manifests)
+
+
+def _read(folder: Path, path: Path) -> dict:
+    """A kept manifest, read only when it is a regular file of at most MAX_MANIFEST_BYTES
+    inside the folder --since names (links followed)."""
+    try:
+        inside(folder, path.relative_to(folder), MAX_MANIFEST_BYTES, folder="build folder")
+        return read(path)
+    except Refused as exc:
+        raise InputError.at(str(path), None, f"{exc}; give the folder an earlier build wrote") from None
+    except RecursionError:
+        raise _damaged(path, "nested too deeply") from None
 
 
 def _damaged(path: Path, why: str) -> InputError:
@@ -108,24 +127,39 @@ def _decks(path: Path, data: dict) -> list[DeckFaces]:
         if list(data["card_columns"]) != list(CARD_COLUMNS):
             raise ValueError("its card columns are not those this pnpgen writes")
         return [_deck(path.parent, d) for d in data["decks"]]
-    except (KeyError, TypeError, ValueError, IndexError) as exc:
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError) as exc:
         raise _damaged(path, f"{type(exc).__name__}: {exc}") from None
 
 
+def _mm(values, count: int) -> tuple[float, ...]:
+    """`count` lengths or coordinates (mm) of a manifest, each finite and within MAX_MM."""
+    out = tuple(float(v) for v in values)
+    if len(out) != count or not all(math.isfinite(v) and abs(v) <= MAX_MM for v in out):
+        raise ValueError(f"{list(values)!r} is not {count} lengths within {MAX_MM} mm")
+    return out
+
+
+def _pdf(folder: Path, name) -> Path:
+    """A PDF a manifest names: a file in the manifest's own folder, links followed."""
+    if not isinstance(name, str) or name != Path(name).name:
+        raise ValueError(f"{name!r} is not a file name in the manifest's folder")
+    return inside(folder, name, folder="manifest's folder")
+
+
 def _deck(folder: Path, d: dict) -> DeckFaces:
-    files = [folder / name for name in d["files"]]
+    files = [_pdf(folder, name) for name in d["files"]]
     if d["kind"] == "board":
-        size = tuple(float(v) for v in d["size"])
+        size = _mm(d["size"], 2)
         (code, title, _count, front, front_blind, back, back_blind, *_), = d["cards"]
-        pieces = {side: tuple((int(p[0]), tuple(map(float, p[1:5])), tuple(map(float, p[5:7]))) for p in found)
+        pieces = {side: tuple((int(p[0]), _mm(p[1:5], 4), _mm(p[5:7], 2)) for p in found[:MAX_PIECES])
                   for side, found in d["pieces"].items()}
         fronts = [PrintedFace("a", "front", title, 1, size, "rect", [], front, front_blind,
                               Where(files[0], pieces=pieces.get("front", ())))]
         backs = [PrintedFace("b", "back", title, 1, size, "rect", [], back, back_blind,
                              Where(files[0], pieces=pieces.get("back", ())))] if back else []
         return DeckFaces(d["id"], d["name"], False, fronts, backs, None, {}, {}, board=True)
-    slots = [(float(x), float(y), float(w), float(h), int(turn)) for x, y, w, h, turn in d["slots"]]
-    deck_size = tuple(float(v) for v in d["size"])
+    slots = [(*_mm((x, y, w, h), 4), int(turn)) for x, y, w, h, turn in d["slots"]]
+    deck_size = _mm(d["size"], 2)
 
     def where(file, page, slot) -> Where | None:
         if page is None or slot is None:

@@ -15,6 +15,7 @@ from jinja2 import TemplateError, TemplateSyntaxError, UndefinedError
 from pydantic import Field
 
 from ..sources import yamlsrc
+from ..sources.confine import Refused, inside
 from reportlab.pdfbase import pdfmetrics
 
 from ..errors import InputError, Notice
@@ -85,7 +86,13 @@ class Source:
 
 
 def find(root: Path) -> Path | None:
+    """The game's rulebook.md, or None when it has none; one that leads outside the game
+    folder, or is not a regular file, is refused."""
     path = root / FILE
+    try:
+        inside(root, FILE)
+    except Refused as exc:
+        raise InputError.at(path, None, f"{exc}; the rulebook is read from the game folder only") from None
     return path if path.is_file() else None
 
 

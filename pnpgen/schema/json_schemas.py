@@ -20,7 +20,7 @@ from pydantic.json_schema import GenerateJsonSchema
 
 from ..game import models
 from ..sources import validation
-from .. import presets
+from .. import files, presets
 from . import kinds, reference
 from ..rules import ruleset
 from ..sheets import custom_layout
@@ -205,16 +205,23 @@ def dumps(kind: str) -> str:
 
 
 def write(folder: Path, kinds=None) -> list[Path]:
-    """Write the schemas into `folder` (created if need be); return the files written."""
-    folder.mkdir(parents=True, exist_ok=True)
+    """Write the schemas into `folder` (created if need be); return the files written. A folder
+    that refuses is an InputError saying so."""
     out = []
     for kind in kinds or KINDS:
         path = folder / filename(kind)
-        text = dumps(kind)
-        if not path.is_file() or path.read_text(encoding="utf-8") != text:
-            path.write_text(text, encoding="utf-8")
+        data = dumps(kind).encode("utf-8")
+        if not _holds(path, data):
+            files.write_atomically(path, data)
         out.append(path)
     return out
+
+
+def _holds(path: Path, data: bytes) -> bool:
+    try:
+        return path.is_file() and path.read_bytes() == data
+    except OSError:
+        return False
 
 
 def modeline(yaml_path: Path, schema_path: Path) -> str:
