@@ -124,13 +124,14 @@ class InputKeys:
         return key
 
     def geometry(self, plan: SheetPlan) -> tuple[bytes, bytes]:
-        """What a sheet's front and back pages draw besides the cards: slots, marks, cuts,
+        """What a sheet's front and back pages are made from besides their cards: the game and
+        the deck (`digest`: a back page of common backs has no card key), slots, marks, cuts,
         where the slug goes. The same for every full sheet of a deck, so worked out once."""
         sheet, n = plan.sheet, len(plan.cards)
         key = (id(sheet), n)
         found = self._geometry.get(key)
         if found is None:
-            common = repr((self.sheets.page, sheet.slug, sheet.bleed)).encode()
+            common = self.digest.encode() + repr((self.sheets.page, sheet.slug, sheet.bleed)).encode()
             front = repr((plan.fronts, sheet.ticks_for(n), sheet.marks_for(n), sheet.cuts_for(n) if self._pack else ()))
             back = repr(plan.backs)
             found = self._geometry[key] = (hashlib.sha256(common + front.encode()).digest(),
