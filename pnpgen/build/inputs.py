@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sys
 from pathlib import Path
 
 import jinja2
 import PIL
+import pydantic
 import reportlab
 
 from .. import fonts
@@ -36,12 +38,13 @@ _CODE: str | None = None
 
 
 def code_digest() -> str:
-    """pnpgen's code and presets, where it is installed, and the versions of the libraries that
-    lay out and draw: another version lays every page out anew."""
+    """pnpgen's code and presets, where it is installed, and the versions of Python and of the
+    libraries that read, lay out and draw: another version lays every page out anew."""
     global _CODE
     if _CODE is None:
         package = Path(__file__).resolve().parent.parent
-        h = hashlib.sha256(f"{FORMAT}:{package}:{reportlab.Version}:{jinja2.__version__}:{PIL.__version__}".encode())
+        h = hashlib.sha256(f"{FORMAT}:{package}:{sys.version}:{reportlab.Version}:{jinja2.__version__}:"
+                           f"{PIL.__version__}:{pydantic.VERSION}".encode())
         for path in sorted(package.rglob("*.py")) + sorted((package / "presets").rglob("*.yaml")):
             h.update(f"{path.relative_to(package)}\0".encode() + path.read_bytes())
         for path in sorted(set(fonts.BUILTIN.values())):
