@@ -164,7 +164,8 @@ def test_warnings_from_kept_facts_are_a_clean_builds(tmp_path, laid_out):
     assert laid_out == [(0, 0)]
     clean = build(tmp_path, "clean", cache=False)
     assert [str(w) for w in edited.warnings] == [str(w) for w in clean.warnings] != warned
-    assert "warning: deck.yaml:32: card IG-026:" in "".join(map(str, edited.warnings)).replace(str(folder / "decks") + "/", "")
+    said = "".join(map(str, edited.warnings)).replace(str(folder / "decks") + "/", "")
+    assert "warning: deck.yaml:32: card IG-026:" in said
     assert same_as_clean(tmp_path) == []
 
 
@@ -222,3 +223,19 @@ def test_workers_draw_the_pages_a_new_character_recodes(tmp_path, laid_out, monk
     assert laid_out == [(3, 0)]                           # the one page without facts, here
     assert started == [16, 16] and edited.drawn == first.pages == 32    # every page re-coded, by the workers
     assert same_as_clean(tmp_path, volume_sheets=50) == []
+
+
+def test_a_pdf_removed_or_altered_in_out_is_written_again(tmp_path, laid_out):
+    make(tmp_path)
+    build(tmp_path, "out")
+    out = tmp_path / "out" / "mini"
+    (out / "deck-3.pdf").unlink()
+    with open(out / "deck-1.pdf", "ab") as f:      # (a viewer or a script that appended to it)
+        f.write(b"%% annotated\n")
+    before = files_of(out)
+    laid_out.clear()
+    result = build(tmp_path, "out")
+    assert laid_out == [] and result.drawn == 0 and result.kept == 16     # every page copied from the cache
+    after = files_of(out)
+    assert sorted(n for n in after if after[n] != before.get(n)) == ["deck-1.pdf", "deck-3.pdf", "manifest.json"]
+    assert same_as_clean(tmp_path) == []

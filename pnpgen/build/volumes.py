@@ -142,7 +142,8 @@ class DeckWriter:
         keys = [None] * (len(plans) * self.per_sheet)
         if self.inputs is not None:
             sides = range(self.per_sheet)
-            keys = [k for plan in plans for k in self.inputs.pages(plan, [self.maker.slug_text(plan, s) for s in sides])]
+            keys = [k for plan in plans
+                    for k in self.inputs.pages(plan, [self.maker.slug_text(plan, side) for side in sides])]
         work = VolumeWork(volume, plans, keys, self._recall(keys))
         missing = [p for p, facts in enumerate(work.facts) if facts is None]
         work.shared = self._fork(work, missing)
@@ -151,9 +152,7 @@ class DeckWriter:
                 work.laid[p], work.facts[p] = self.finder.lay_out(*self._where(work, p))
                 self._remember(work, p)
         work.fonts = workers.merge_charsets([self.forms_chars] + [f.chars for f in work.facts])
-        for p, facts in enumerate(work.facts):
-            self.deck.layouter.absorb(notices(facts.warnings, work.plans[p // self.per_sheet],
-                                              self.deck.source.doc.path))
+        self._take_in(work)
         if self.page_keys is not None:
             fonts_state = font_key(work.fonts)
             work.drawn_keys = [self.page_keys.drawn(f.content, fonts_state) for f in work.facts]
@@ -167,11 +166,29 @@ class DeckWriter:
             else:
                 for part in work.shared.parts:
                     part.conn.send(work.fonts)
+        work.facts = work.plans = []    # (taken in: a long deck holds one volume's facts and cards at once)
         return work
 
+    def _take_in(self, work: VolumeWork) -> None:
+        """The volume's warnings and manifest rows, from its pages' facts in page order. (The
+        next volume is prepared before this one's PDF is written, never before this.)"""
+        deck_path = self.deck.source.doc.path
+        for p, facts in enumerate(work.facts):
+            self.deck.layouter.absorb(notices(facts.warnings, work.plans[p // self.per_sheet], deck_path))
+        if self.record is not None:
+            self.record.file(work.volume.target.name)
+            for p, facts in enumerate(work.facts):
+                self.record.replay(facts.events, p)
+            self.record.finish()
+
     def _where(self, work: VolumeWork, p: int):
-        """The sheet plan and side of page `p` of a volume."""
-        return work.plans[p // self.per_sheet], p % self.per_sheet
+        """The sheet plan and side of page `p` of a volume (planned again once the volume's plans
+        are let go)."""
+        j, volume = p // self.per_sheet, work.volume
+        if work.plans:
+            return work.plans[j], p % self.per_sheet
+        (plan,) = sheet_plans(self.sheets, volume.runs[j:j + 1], volume.first_sheet + j, volume.index)
+        return plan, p % self.per_sheet
 
     def _recall(self, keys: list) -> list[PageFacts | None]:
         """The facts the cache keeps for each page, None where it has none this build can use."""
@@ -230,16 +247,10 @@ class DeckWriter:
 
     # --- the PDF ---------------------------------------------------------------------------------
     def _finish(self, work: VolumeWork) -> None:
-        """Record the volume's cards in the manifest and put its pages into its PDF (unless the
-        file stays)."""
+        """Put the volume's pages into its PDF, unless the file stays."""
         volume = work.volume
-        if self.record is not None:
-            self.record.file(volume.target.name)
-            for p, facts in enumerate(work.facts):
-                self.record.replay(facts.events, p)
-            self.record.finish()
         if work.stays:
-            self.kept += len(work.facts)
+            self.kept += len(work.keys)
             self.cache.keep(self._pdf(volume), work.keys + work.drawn_keys)
             return
         tmp = self.staged.add(volume.target)
@@ -247,7 +258,7 @@ class DeckWriter:
         used: list[str] = []
         try:
             from_workers = workers.Drawn(work.shared)
-            for p in range(len(work.facts)):
+            for p in range(len(work.keys)):
                 entry = self._put_page(canvas, work, p, from_workers)
                 if entry is not None and work.drawn_keys:
                     used.append(work.drawn_keys[p])
