@@ -1,6 +1,7 @@
-"""A card deck onto sheets, in three steps: plan the sheets and lay out each sheet's pages
-(pages.py), then write each volume's PDF (volumes.py), copying the pages the build cache
-already holds and, for a long deck, drawing the rest in worker processes (workers.py)."""
+"""A card deck onto sheets: plan the sheets (pages.py), then write each volume's PDF
+(volumes.py), laying out only the pages the build cache knows nothing about (inputs.py,
+facts.py), copying the pages it holds, drawing the rest (for a long deck, in worker
+processes: workers.py), and leaving in place a PDF that would come out the same."""
 
 from __future__ import annotations
 
