@@ -7,8 +7,10 @@ memory, PDF size and the pnpgen / bare-reportlab time ratio.
     python benchmarks/bench.py 2000       # other sizes
 
 Then peak memory by deck size (1,000, 5,000 and 20,000 cards, with and without the build
-cache), each against 1,000 cards: it should stay within 20 %. Then the build cache: a clean build, a rebuild with nothing changed and a rebuild after a
-one-card edit (checked byte for byte against a clean build). Then boards: a generated hex
+cache), each against 1,000 cards: it should stay within 20 %. Then the build cache: a clean
+build, a rebuild with nothing changed and a rebuild after a one-card edit (checked byte for
+byte against a clean build), wall and CPU seconds: `python benchmarks/bench.py incremental`
+runs that part alone. Then boards: a generated hex
 board of 10 x 10 and 20 x 10 hexes (generation, drawing and tiling, in process, so without
 start-up), and the whole bundled project (`pnpgen build`, every game, as a fresh process).
 """
@@ -131,11 +133,15 @@ def best(cmd, repeat):
     return min(run(cmd) for _ in range(repeat))
 
 
-def main(sizes, repeat=3):
-    # start-up is timed as a user sees it after the first run: from compiled bytecode
-    # (this machine sets PYTHONDONTWRITEBYTECODE, so Python would recompile on every run)
+def compiled() -> None:
+    """Start-up is timed as a user sees it after the first run: from compiled bytecode (this
+    machine sets PYTHONDONTWRITEBYTECODE, so Python would recompile on every run)."""
     import pnpgen
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(Path(pnpgen.__file__).parent)], check=True)
+
+
+def main(sizes, repeat=3):
+    compiled()
     print(f"{'cards':>7} {'pnpgen s':>9} {'cards/s':>8} {'peak MB':>8} {'PDF KB':>8} "
           f"{'bare s':>7} {'bare MB':>8} {'ratio':>6}")
     for n in sizes:
@@ -176,32 +182,50 @@ def memory(sizes=(1000, 5000, 20000), repeat=3, limit=0.20):
           f"({'within' if worst <= limit else 'OVER'} the {limit * 100:.0f} % aim)")
 
 
+def timed(cmd) -> tuple[float, float]:
+    """Wall seconds and CPU seconds (user + system, the process and its workers) of a child process."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd)
+    _, status, usage = os.wait4(proc.pid, 0)
+    elapsed = time.perf_counter() - start
+    if status:
+        sys.exit(f"command failed: {' '.join(map(str, cmd))}")
+    return elapsed, usage.ru_utime + usage.ru_stime
+
+
 def incremental(sizes=(1000, 10000), repeat=3):
-    """The build cache: seconds for a clean build (no cache), a rebuild with nothing changed,
-    and a rebuild after one card's title is edited, each a fresh `pnpgen build` process; the
-    edited rebuild is checked byte for byte against a clean build of the edited deck."""
+    """The build cache: seconds (wall, and CPU in brackets) for a clean build (no cache), a
+    rebuild with nothing changed, and a rebuild after one card's title is edited, each a fresh
+    `pnpgen build` process, best of `repeat`; and how many of the deck's PDFs the edit wrote
+    again. The edited rebuild is checked byte for byte against a clean build of the edited deck."""
     import filecmp
-    print(f"{'cards':>7} {'clean s':>8} {'unchanged s':>12} {'one edit s':>11} {'edit/clean':>11}")
+    print(f"{'cards':>7} {'clean s':>13} {'unchanged s':>13} {'one edit s':>13} {'edit/clean':>11} {'PDFs written':>13}")
     for n in sizes:
         with tempfile.TemporaryDirectory() as tmp:
             root = Path(tmp)
             make_game(root, n)
             cmd = [sys.executable, "-m", "pnpgen", "--root", str(root), "build", "-q"]
-            clean, _ = best(cmd + ["--no-cache", "--out", str(root / "clean")], repeat)
+            clean = min(timed(cmd + ["--no-cache", "--out", str(root / "clean")]) for _ in range(repeat))
             run(cmd)                                   # fills the cache
-            unchanged, _ = best(cmd, repeat)
+            unchanged = min(timed(cmd) for _ in range(repeat))
             deck = root / "cards" / "bench" / "decks" / "deck.yaml"
             text = deck.read_text()
-            edits = []
+            edits, written = [], 0
             for i in range(repeat):                    # a different card each time, so each is a real edit
                 deck.write_text(text.replace(f'title: "Card {n // 2 + i}"', f'title: "Card {n // 2 + i}, edited"'))
-                edits.append(run(cmd)[0])
+                before = {p.name: p.stat().st_ino for p in (root / "out" / "bench").glob("*.pdf")}
+                edits.append(timed(cmd))
+                written = sum(p.stat().st_ino != before.get(p.name) for p in (root / "out" / "bench").glob("*.pdf"))
             run(cmd + ["--no-cache", "--out", str(root / "clean")])
+            pdfs = sorted((root / "clean" / "bench").glob("*.pdf"))
             same = all(filecmp.cmp(p, root / "out" / "bench" / p.name, shallow=False)
-                       for p in (root / "clean" / "bench").glob("*.pdf"))
+                       for p in pdfs + [root / "clean" / "bench" / "manifest.json"])
             if not same:
                 sys.exit("the incremental build differs from a clean build")
-            print(f"{n:>7} {clean:>8.2f} {unchanged:>12.2f} {min(edits):>11.2f} {min(edits) / clean:>11.2f}")
+            edit = min(edits)
+            print(f"{n:>7} {clean[0]:>6.2f} ({clean[1]:.2f}) {unchanged[0]:>6.2f} ({unchanged[1]:.2f}) "
+                  f"{edit[0]:>6.2f} ({edit[1]:.2f}) {edit[0] / clean[0]:>5.2f} ({edit[1] / clean[1]:.2f}) "
+                  f"{written:>7} of {len(pdfs)}")
 
 
 def boards(repeat=3):
@@ -270,6 +294,10 @@ def exports(n=200):
 
 
 if __name__ == "__main__":
+    if sys.argv[1:] == ["incremental"]:
+        compiled()
+        incremental()
+        sys.exit()
     main([int(a) for a in sys.argv[1:]] or [1000, 10000, 20000])
     memory()
     incremental()

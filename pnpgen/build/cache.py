@@ -10,8 +10,15 @@ includes that character set. What a page adds to the document besides its stream
 forms and images it uses, transparency states) is recorded with it and replayed. A page the
 recorder cannot vouch for (spot colours, anything unexpected) is simply not kept.
 
-The store is one SQLite file, out/.cache/pages.sqlite; each deck keeps only the pages its
-last build used."""
+A page is kept under its content digest (what it prints, fonts aside) joined with the font
+state (`PageKeys`). Beside the pages the store keeps, under each page's input key (what its
+cards are made from: inputs.py), what laying it out told the build (facts.py), so that a
+rebuild finds a page it can copy without laying it out; and, for each PDF, its key (every
+page's key, its fonts and forms) and the digest of the file written, so that a PDF whose key
+has not changed and that is still in place is not written again.
+
+The store is one SQLite file, out/.cache/pages.sqlite; each PDF keeps only the pages and the
+facts its last build used."""
 
 from __future__ import annotations
 
@@ -28,7 +35,7 @@ from ..layout.fingerprint import Fingerprints
 from ..pdf.canvas import SheetPage
 from ..pdf.replay import Entry
 
-FORMAT = 1
+FORMAT = 2
 """Bumped when what is stored changes meaning."""
 
 
@@ -92,37 +99,34 @@ def font_key(fonts: dict[str, str]) -> str:
 
 
 class PageKeys:
-    """Keys of the pages of one PDF."""
+    """A page's content digest (what it prints: its cards' drawings, marks and slug, not the
+    PDF's font state) and the key its drawing is kept under (that digest with the font state)."""
 
-    def __init__(self, forms: dict, root: Path, fonts: str, page_size: tuple, bleed: float):
+    def __init__(self, forms: dict, root: Path, page_size: tuple, bleed: float):
         global _SALT
         if _SALT is None:
             _SALT = _salt()
         self.fp = Fingerprints(forms, root)
-        self.base = f"{_SALT}:{fonts}:{page_size}:{bleed}"
-        self._bodies: dict[int, str] = {}
-        self._names: dict[int, tuple] = {}
+        self.base = f"{_SALT}:{page_size}:{bleed}"
 
-    def known(self, body, digest: str) -> None:
-        """A body digested already (the build's manifest digests each card entry's faces, with
-        their size and shape): taken as it is rather than walked again."""
-        self._bodies[id(body)] = digest
-
-    def key(self, page: SheetPage) -> str:
+    def content(self, page: SheetPage, known: dict[int, str] | None = None) -> str:
+        """The page's content digest; `known`: digests of its bodies computed already (the
+        manifest's), by id of the body, taken as they are rather than walked again."""
         h = hashlib.sha256(self.base.encode())
         for slot, body, card_h, shape in page.cards:
-            d = self._bodies.get(id(body))
+            d = known.get(id(body)) if known else None
             if d is None:
-                d = self._bodies[id(body)] = self.fp.face(body)
-            names = self._names.get(id(body))
-            if names is None:
-                names = self._names[id(body)] = form_names(body)
-            h.update(repr((slot.clip, slot.transform, card_h, shape, d, names)).encode())
+                d = self.fp.face(body)
+            h.update(repr((slot.clip, slot.transform, card_h, shape, d, form_names(body))).encode())
         h.update(repr((page.ticks, page.marks, page.cuts)).encode())
         if page.slug:
             s = page.slug[0].slug
             h.update(repr((s.x, s.y, s.angle, s.height, page.slug[1])).encode())
         return h.hexdigest()
+
+    def drawn(self, content: str, fonts: str) -> str:
+        """The key of a page of content digest `content` drawn with the font state `fonts` (font_key)."""
+        return hashlib.sha256(f"{self.base}:{fonts}:{content}".encode()).hexdigest()
 
 
 def form_names(body) -> tuple[str, ...]:
@@ -204,6 +208,62 @@ class PageCache:
         except sqlite3.Error:
             return False
 
+    def has(self, key: str) -> bool:
+        """Whether this build or the last one kept the page `key`."""
+        for db in (self.new if self.added else None, self.db):
+            try:
+                if db is not None and db.execute("SELECT 1 FROM page WHERE key = ?", (key,)).fetchone():
+                    return True
+            except sqlite3.Error:
+                pass
+        return False
+
+    def facts(self, keys: list[str]) -> dict[str, str]:
+        """The facts the last build kept for these page input keys (as their text), those whose
+        check still matches: a damaged row is left out, as if never kept."""
+        found: dict[str, str] = {}
+        if self.db is None:
+            return found
+        try:
+            for start in range(0, len(keys), 500):
+                chunk = keys[start:start + 500]
+                rows = self.db.execute(f"SELECT key, data, checksum FROM facts WHERE key IN "
+                                       f"({','.join('?' * len(chunk))})", chunk).fetchall()
+                for key, data, check in rows:
+                    if isinstance(data, str) and check == _check(key, data):
+                        found[key] = data
+        except sqlite3.Error:
+            return {}
+        return found
+
+    def put_facts(self, key: str, data: str) -> None:
+        db = self._new()
+        if db is None:
+            return
+        try:
+            db.execute("INSERT OR REPLACE INTO facts VALUES (?, ?, ?)", (key, data, _check(key, data)))
+        except sqlite3.Error:
+            pass
+
+    def volume(self, pdf: str) -> tuple[str, str] | None:
+        """(key, file digest) of the PDF `pdf` as the last build wrote it."""
+        if self.db is None:
+            return None
+        try:
+            row = self.db.execute("SELECT key, digest FROM volume WHERE pdf = ?", (pdf,)).fetchone()
+        except sqlite3.Error:
+            return None
+        return (row[0], row[1]) if row else None
+
+    def put_volume(self, pdf: str, key: str, digest: str) -> None:
+        db = self._new()
+        if db is None:
+            return
+        try:
+            db.execute("INSERT OR REPLACE INTO volume VALUES (?, ?, ?)", (pdf, key, digest))
+        except sqlite3.Error:
+            pass
+
     def put(self, key: str, entry: Entry) -> None:
         db = self._new()
         if db is None:
@@ -217,7 +277,7 @@ class PageCache:
             pass
 
     def keep(self, pdf: str, keys: list[str]) -> None:
-        """Remember that `pdf` uses exactly these pages (the others it used go at commit)."""
+        """Remember that `pdf` uses exactly these pages and facts (the others it used go at commit)."""
         db = self._new()
         if db is None:
             return
@@ -247,10 +307,13 @@ class PageCache:
                 try:
                     _tables(new, "store.")
                     with new:
-                        new.execute("INSERT OR REPLACE INTO store.page SELECT * FROM page")
+                        for table in ("page", "facts", "volume"):
+                            new.execute(f"INSERT OR REPLACE INTO store.{table} SELECT * FROM {table}")
                         new.execute("DELETE FROM store.used WHERE pdf IN (SELECT DISTINCT pdf FROM used)")
                         new.execute("INSERT OR IGNORE INTO store.used SELECT * FROM used")
-                        new.execute("DELETE FROM store.page WHERE key NOT IN (SELECT key FROM store.used)")
+                        for table in ("page", "facts"):
+                            new.execute(f"DELETE FROM store.{table} WHERE key NOT IN (SELECT key FROM store.used)")
+                        new.execute("DELETE FROM store.volume WHERE pdf NOT IN (SELECT pdf FROM store.used)")
                 finally:
                     new.execute("DETACH DATABASE store")
                 break
@@ -262,8 +325,8 @@ class PageCache:
                 except OSError:
                     break
         with new:
-            new.execute("DELETE FROM page")
-            new.execute("DELETE FROM used")
+            for table in ("page", "used", "facts", "volume"):
+                new.execute(f"DELETE FROM {table}")
         self.added = 0
 
     def close(self) -> None:
@@ -279,6 +342,13 @@ class PageCache:
 def _tables(db, schema: str = "") -> None:
     db.execute(f"CREATE TABLE IF NOT EXISTS {schema}page (key TEXT PRIMARY KEY, content BLOB, meta TEXT)")
     db.execute(f"CREATE TABLE IF NOT EXISTS {schema}used (pdf TEXT, key TEXT, PRIMARY KEY (pdf, key))")
+    db.execute(f"CREATE TABLE IF NOT EXISTS {schema}facts (key TEXT PRIMARY KEY, data TEXT, checksum TEXT)")
+    db.execute(f"CREATE TABLE IF NOT EXISTS {schema}volume (pdf TEXT PRIMARY KEY, key TEXT, digest TEXT)")
+
+
+def _check(key: str, data: str) -> str:
+    """A facts row's checksum: a row changed by anything but this code no longer matches."""
+    return hashlib.sha256(f"{key}\0{data}".encode()).hexdigest()[:32]
 
 
 def _open(where: str):

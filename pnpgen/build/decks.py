@@ -1,6 +1,7 @@
-"""A card deck onto sheets, in three steps: plan the sheets and lay out each sheet's pages
-(pages.py), then write each volume's PDF (volumes.py), copying the pages the build cache
-already holds and, for a long deck, drawing the rest in worker processes (workers.py)."""
+"""A card deck onto sheets: plan the sheets (pages.py), then write each volume's PDF
+(volumes.py), laying out only the pages the build cache knows nothing about (inputs.py,
+facts.py), copying the pages it holds, drawing the rest (for a long deck, in worker
+processes: workers.py), and leaving in place a PDF that would come out the same."""
 
 from __future__ import annotations
 
@@ -24,8 +25,9 @@ def build_deck(game: GameSource, deck: DeckPlan, cards: Sequence[PrintCard], ico
                manifest: Manifest | None = None) -> tuple[DeckResult, list[tuple[str, Path]]]:
     """Draw `cards` of one deck into temporary files next to their targets (one, or one per
     volume); returns the result and the (temporary file, target) pairs the caller renames
-    into place. With `manifest`, each card entry's print digests and where its first copy
-    went are recorded there."""
+    into place: a volume the build cache shows to be in place already as this build would
+    write it is left there, so it has none. With `manifest`, each card entry's print digests
+    and where its first copy went are recorded there."""
     sheets = plan_sheets(game, deck, cards, options)
     forms = deck_forms(deck, cards, icons)
     record = manifest.deck(deck.source, forms) if manifest is not None else None
@@ -41,14 +43,15 @@ def build_deck(game: GameSource, deck: DeckPlan, cards: Sequence[PrintCard], ico
         batch = []
         for v, runs in enumerate(volumes):
             name = deck.id if len(volumes) == 1 else f"{deck.id}-{v + 1}"
-            target = outdir / f"{name}.pdf"
             title = f"{g.title} - {deck.source.deck.name}" + (f" ({v + 1} of {len(volumes)})" if len(volumes) > 1
                                                                 else "")
-            batch.append(Volume(name, target, staged.add(target), title, runs, v * size, v))
-        writer = DeckWriter(game, deck, sheets, forms, slug, cache or PageCache(None), record, options.workers)
+            batch.append(Volume(name, outdir / f"{name}.pdf", title, runs, v * size, v))
+        writer = DeckWriter(game, deck, sheets, forms, slug, cache or PageCache(None), record, options.workers,
+                            staged, options.out)
         kept, drawn = writer.write_all(batch)
         written, staged.written = staged.written, []
-    result = DeckResult(deck.id, written[0][1], len(cards), sheets.sheets,
+    targets = [v.target for v in batch]
+    result = DeckResult(deck.id, targets[0], len(cards), sheets.sheets,
                         sheets.sheets * (2 if sheets.has_backs else 1), sheets.per_sheet,
-                        sheets.notes + list(deck.layouter.warnings), [t for _, t in written], kept, drawn)
+                        sheets.notes + list(deck.layouter.warnings), targets, kept, drawn)
     return result, written

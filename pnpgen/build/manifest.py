@@ -75,38 +75,39 @@ class DeckRecord:
         self.board = board
         self.files: list[str] = []
         self.slots: dict[tuple, int] = {}
-        self._slots: dict = {}                  # Slot -> index
-        self._fresh: list = []                  # (body, digest) digested since the last `share`
+        self._slots: dict = {}                  # Slot -> its key in `slots`
+        self._fresh: list = []                  # (body, digest) digested since the last `digested`
         self.rows: dict[int, list] = {}         # card entry index -> row, until it is complete
         self.done = Spool()                     # the complete rows, in deck order
         self.back: dict | None = None           # the common back
         self.shapes: dict[str, str] = {}        # code -> shape, for the cards that are not rectangles
         self.extra: dict = {}                   # a board's size and pieces
         self._file = 0
-        self.log: list | None = None            # a worker's record: the events, for the build to replay
+        self.log: list | None = None            # events kept to replay later (a page's facts), not applied
 
     def file(self, name: str) -> None:
         """The PDF (a volume) the cards recorded next are printed in."""
         self.files.append(name)
         self._file = len(self.files) - 1
 
-    def _slot(self, slot) -> int:
-        index = self._slots.get(slot)
-        if index is None:
+    def _slot_key(self, slot) -> tuple:
+        """A slot as the manifest lists it: its trim rectangle (rounded) and its turn."""
+        key = self._slots.get(slot)
+        if key is None:
             x, y, w, h = slot.trim
-            key = (_mm(x), _mm(y), _mm(w), _mm(h), turn_of(slot.transform))
-            index = self._slots[slot] = self.slots.setdefault(key, len(self.slots))
-        return index
+            key = self._slots[slot] = (_mm(x), _mm(y), _mm(w), _mm(h), turn_of(slot.transform))
+        return key
 
-    def share(self, keys) -> None:
-        """Give the build cache's page keys the digests of the faces recorded since the last call,
-        so that it does not walk them again. Those rows are complete (a card's back is on the
-        sheet of its front): they go to the spool."""
-        if keys is not None:
-            for body, digest in self._fresh:
-                keys.known(body, digest)
+    def _slot(self, key) -> int:
+        """The index into `slots` of a slot key (a list once it has been through JSON)."""
+        return self.slots.setdefault(tuple(key), len(self.slots))
+
+    def digested(self) -> dict[int, str]:
+        """The faces digested since the last call, by id of their body (still alive): the build
+        cache's digest of their page takes them as they are rather than walking them again."""
+        out = {id(body): digest for body, digest in self._fresh}
         self._fresh = []
-        self.finish()
+        return out
 
     def finish(self) -> None:
         """Move the rows recorded so far, complete, to the spool."""
@@ -123,7 +124,7 @@ class DeckRecord:
         full, blind = self.prints.faces(body, look.size or self.deck.size, look.shape, card.code)
         self._fresh.append((body, full))
         self._apply(("front", card.entry.index, card.code, card_title(card), card.entry.count, full, blind,
-                     look.shape, page, slot))
+                     look.shape, page, self._slot_key(slot)))
 
     def back_of(self, card, body, look, page: int, slot) -> None:
         """The back of a card's first copy: its own (`body`), or the common back (None)."""
@@ -133,11 +134,14 @@ class DeckRecord:
         if body is not None:
             digests = self.prints.faces(body, look.size or self.deck.size, look.shape, card.code)
             self._fresh.append((body, digests[0]))
-        self._apply(("back", card.entry.index, digests, page, slot))
+        self._apply(("back", card.entry.index, digests, page, self._slot_key(slot)))
 
     def _apply(self, event: tuple) -> None:
-        """Fill the rows in with one card side recorded (by this process, or by a worker: see
-        `replay`); a worker keeps the event to send rather than a row."""
+        """Fill the rows in with one card side recorded (by this process, or kept in a page's
+        facts: see `replay`). An event is JSON-able: ("front", entry index, code, title, count,
+        digest, blind digest, shape, page, slot key) or ("back", entry index, [digest, blind
+        digest] or None for the common back, page, slot key); a record with a `log` keeps the
+        event there rather than filling a row."""
         if self.log is not None:
             self.log.append(event)
             return
@@ -158,10 +162,11 @@ class DeckRecord:
         if digests is None and self.back is not None and self.back["page"] is None:
             self.back.update(file=self._file, page=page, slot=row[11])
 
-    def replay(self, events: list) -> None:
-        """Take in the card sides a worker process recorded, in the order it recorded them."""
+    def replay(self, events: list, page: int | None = None) -> None:
+        """Take in card sides recorded earlier, in the order they were recorded; with `page`,
+        each is put on that page of the current file (events of one page kept in its facts)."""
         for event in events:
-            self._apply(event)
+            self._apply(event if page is None else (*event[:-2], page, event[-1]))
 
     def as_dict(self) -> dict:
         self.finish()

@@ -1,6 +1,7 @@
 """A card deck's sheets, planned and laid out, without drawing: which imposition and how many
-cards a sheet (plan_sheets), the forms its cards share (deck_forms), and each sheet's pages
-with every card laid out into its slot and the slug line (assemble_pages)."""
+cards a sheet (plan_sheets), the forms its cards share (deck_forms), each sheet's cards and
+slots (sheet_plans), and its pages with every card laid out into its slot and the slug line
+(PageMaker), with what they tell the manifest (record_page)."""
 
 from __future__ import annotations
 
@@ -111,53 +112,121 @@ class Slug:
                 f" \u00b7 {side} \u00b7 print at 100 % (actual size){how}")
 
 
-def assemble_pages(game: GameSource, deck: DeckPlan, sheets: DeckSheets, volume: list, first_sheet: int,
-                   volume_index: int, slug: Slug, record: DeckRecord | None = None,
-                   first_page: int = 0) -> list[SheetPage]:
-    """The pages of one volume (or of a run of its sheets whose first page is `first_page`),
-    fronts and (when the deck has backs) backs in turn: each card laid out into its slot,
-    with the sheet's marks and slug line."""
-    pages: list[SheetPage] = []
-    for s, (sheet, chunk) in enumerate(volume, first_sheet):
+FRONT = "FRONT \u00b7 cut this side"
+BACK = "BACK"
+
+
+@dataclass
+class SheetPlan:
+    """One sheet of a volume before anything is laid out: its cards, its number in the deck
+    (from 0), the volume it is in, and the slots its fronts and backs go in."""
+
+    sheet: Sheet
+    cards: list
+    number: int
+    volume: int
+    fronts: list
+    backs: list
+
+
+def sheet_plans(sheets: DeckSheets, runs: list, first_sheet: int, volume_index: int) -> list[SheetPlan]:
+    """Each sheet of a volume's `runs` (the first of them the deck's sheet `first_sheet`), planned."""
+    plans = []
+    for number, (sheet, chunk) in enumerate(runs, first_sheet):
         chunk = list(chunk)     # (the deck's cards are made when asked for: once a sheet)
         fronts, backs = sheet.slots_for(len(chunk), sheets.offset)   # backs moved, fronts never
-        pages.append(SheetPage(_fronts(game, deck, fronts, chunk, sheet, first_page + len(pages), record),
-                               sheet.ticks_for(len(chunk)), sheet.marks_for(len(chunk)),
-                               sheet.cuts_for(len(chunk)) if deck.source.deck.pack else (),
-                               (sheet, slug.text(s, "FRONT \u00b7 cut this side", volume_index))))
-        if sheets.has_backs:
-            pages.append(SheetPage(_backs(game, deck, backs, chunk, sheet, first_page + len(pages), record),
-                                   slug=(sheet, slug.text(s, "BACK", volume_index))))
-    return pages
+        plans.append(SheetPlan(sheet, chunk, number, volume_index, fronts, backs))
+    return plans
 
 
-def _fronts(game: GameSource, deck: DeckPlan, slots, chunk, sheet: Sheet, page_index: int,
-            record: DeckRecord | None) -> list:
-    """The front of each card of one sheet in its slot: (slot, body, card height, shape)."""
-    placed = []
-    for slot, card in zip(slots, chunk):
-        look = game.templates[card.front].template
-        body = deck.layouter.layout(card, card.front)
-        placed.append((slot, body, upright_height(slot), look.shape))
-        if record is not None and card.copy == 1:
-            record.front(card, body, look, page_index, slot)
-    return placed
+class PageMaker:
+    """Lays out the pages of a deck's sheets, fronts (side 0) and backs (side 1): each card
+    into its slot, with the sheet's marks and slug line. The warnings met on a page can be
+    taken as they come (`notes`), each card's as ["card", its place on the sheet, message,
+    strict] (its line is the card's, wherever the card is written next time), any other as
+    ["at", file, line, message, strict]."""
+
+    def __init__(self, game: GameSource, deck: DeckPlan, sheets: DeckSheets, slug: Slug):
+        self.game, self.deck, self.sheets, self.slug = game, deck, sheets, slug
+        self.pack = bool(deck.source.deck.pack)
+
+    def slug_text(self, plan: SheetPlan, side: int) -> str:
+        return self.slug.text(plan.number, BACK if side else FRONT, plan.volume)
+
+    def page(self, plan: SheetPlan, side: int, notes: list | None = None) -> SheetPage:
+        layouter = self.deck.layouter
+        layouter.raw = []
+        try:
+            if side:
+                return SheetPage(self._backs(plan, notes), slug=(plan.sheet, self.slug_text(plan, side)))
+            n, sheet = len(plan.cards), plan.sheet
+            return SheetPage(self._fronts(plan, notes), sheet.ticks_for(n), sheet.marks_for(n),
+                             sheet.cuts_for(n) if self.pack else (), (sheet, self.slug_text(plan, side)))
+        finally:
+            layouter.raw = None
+
+    def _fronts(self, plan: SheetPlan, notes: list | None) -> list:
+        """The front of each card of one sheet in its slot: (slot, body, card height, shape)."""
+        placed = []
+        for k, (slot, card) in enumerate(zip(plan.fronts, plan.cards)):
+            body = self._face(card, card.front, k, card, notes)
+            placed.append((slot, body, upright_height(slot), self.game.templates[card.front].template.shape))
+        return placed
+
+    def _backs(self, plan: SheetPlan, notes: list | None) -> list:
+        """The back of each card of one sheet in its (mirrored) slot; a common back is its one form."""
+        placed = []
+        for k, (slot, card) in enumerate(zip(plan.backs, plan.cards)):
+            if card.back is None:
+                continue
+            if not card.unique_back and not self.pack:
+                body = COMMON_BACK
+            else:
+                body = self._face(card if card.unique_back else None, card.back, k, card, notes)
+            placed.append((slot, body, upright_height(slot), self.game.templates[card.front].template.shape))
+        return placed
+
+    def _face(self, card, template: str, k: int, printed, notes: list | None) -> list:
+        """One face laid out; its warnings into `notes`, said of the card on the sheet when they
+        stand at its line."""
+        raw = self.deck.layouter.raw
+        start = len(raw)
+        body = self.deck.layouter.layout(card, template)
+        if notes is not None:
+            deck_path = self.deck.source.doc.path
+            for n in raw[start:]:
+                if n.path == deck_path and n.line == printed.entry.line:
+                    notes.append(["card", k, n.message, n.strict])
+                else:
+                    notes.append(["at", str(n.path), n.line, n.message, n.strict])
+        return body
 
 
-def _backs(game: GameSource, deck: DeckPlan, slots, chunk, sheet: Sheet, page_index: int,
-           record: DeckRecord | None) -> list:
-    """The back of each card of one sheet in its (mirrored) slot; a common back is its one form."""
-    placed = []
-    for slot, card in zip(slots, chunk):
-        if card.back is None:
-            continue
-        common = not card.unique_back and not deck.source.deck.pack
-        body = COMMON_BACK if common else deck.layouter.layout(card if card.unique_back else None, card.back)
-        look = game.templates[card.front].template
-        placed.append((slot, body, upright_height(slot), look.shape))
-        if record is not None and card.copy == 1:
-            record.back_of(card, None if common else body, look, page_index, slot)
-    return placed
+def notices(notes: list, plan: SheetPlan, deck_path) -> list[Notice]:
+    """The warnings kept with a page (PageMaker's `notes`), located again: a card's at the
+    line it is written at now."""
+    out = []
+    for note in notes:
+        if note[0] == "card":
+            out.append(Notice(deck_path, plan.cards[note[1]].entry.line, note[2], note[3]))
+        else:
+            out.append(Notice(note[1], note[2], note[3], note[4]))
+    return out
+
+
+def record_page(record: DeckRecord, game: GameSource, plan: SheetPlan, side: int, page: SheetPage,
+                page_index: int) -> None:
+    """Record in the manifest where the first copy of each card of a laid-out page went."""
+    if not side:
+        for (slot, body, _h, _shape), card in zip(page.cards, plan.cards):
+            if card.copy == 1:
+                record.front(card, body, game.templates[card.front].template, page_index, slot)
+        return
+    pack = bool(record.deck.deck.pack)
+    for (slot, body, _h, _shape), card in zip(page.cards, [c for c in plan.cards if c.back is not None]):
+        if card.copy == 1:
+            common = not card.unique_back and not pack
+            record.back_of(card, None if common else body, game.templates[card.front].template, page_index, slot)
 
 
 def upright_height(slot) -> float:

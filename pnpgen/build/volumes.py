@@ -1,153 +1,227 @@
-"""Write one volume of a deck (one PDF): seed its fonts, define its shared forms, put in each
-page (copied from the build cache, drawn here, or drawn by worker processes: workers.py),
-save it beside its target."""
+"""Write a deck's volumes (one PDF each), doing for each only the work its changes need.
+
+For each volume: plan its sheets and work out each page's input key (inputs.py); take each
+page's facts (facts.py) from the build cache, and lay out, here or in worker processes
+(workers.py), only the pages it has none for; seed the PDF's fonts with every character the
+pages draw; then put each page into the PDF, copied from the cache when it holds the page's
+drawing (its content digest with the font state) and drawn otherwise. A volume whose pages,
+fonts and forms are all as the last build wrote them, and whose PDF is still in place as
+written, is not written at all. The manifest's rows and the warnings come from the facts in
+page order, so they are those of a clean build."""
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import files, fonts
 from ..game.loader import GameSource
-from ..pdf.canvas import CardCanvas, SheetPage
+from ..pdf.canvas import CardCanvas
 from ..pdf.replay import Entry
-from .cache import PageCache, PageKeys, charset, font_key, page_images
-from .manifest import DeckRecord
-from .pages import DeckSheets, Slug, assemble_pages
 from . import workers
+from .cache import PageCache, PageKeys, charset, font_key, page_images
+from .facts import FactFinder, PageFacts, fonts_ready, read
+from .inputs import InputKeys
+from .manifest import DeckRecord
+from .pages import DeckSheets, PageMaker, Slug, notices, sheet_plans
 from .plan import DeckPlan
 
 
 @dataclass
 class Volume:
-    """One PDF of a deck: where it goes, its temporary file, its title, its sheets (those of
-    `runs`, the first of them the deck's sheet `first_sheet`) and, once laid out, its pages."""
+    """One PDF of a deck: where it goes, its title, its sheets (those of `runs`, the first of
+    them the deck's sheet `first_sheet`) and its place among the deck's volumes."""
 
     name: str
     target: Path
-    tmp: str
     title: str
     runs: list
     first_sheet: int
     index: int
-    pages: list[SheetPage] = field(default_factory=list)
 
 
-def open_volume(game: GameSource, deck: DeckPlan, sheets: DeckSheets, volume: Volume, forms: dict,
+@dataclass
+class VolumeWork:
+    """A volume on its way into its PDF: its sheets planned, each page's input key and facts,
+    the pages laid out here, the font set, the key each page's drawing is kept under, the
+    workers drawing for it, and whether its file stays as it is."""
+
+    volume: Volume
+    plans: list
+    keys: list
+    facts: list
+    laid: dict = field(default_factory=dict)
+    fonts: dict = field(default_factory=dict)
+    drawn_keys: list = field(default_factory=list)
+    shared: workers.Shared | None = None
+    key: str | None = None
+    stays: bool = False
+
+
+def open_volume(game: GameSource, deck: DeckPlan, sheets: DeckSheets, volume: Volume, tmp: str, forms: dict,
                 fonts_used: dict[str, str], slug_font: str) -> CardCanvas:
     """The volume's PDF, its fonts seeded and its shared forms defined, ready for pages."""
     g = game.game
-    canvas = CardCanvas(volume.tmp, sheets.page, volume.title, forms, g.bleed, slug_font, g.credits,
+    canvas = CardCanvas(tmp, sheets.page, volume.title, forms, g.bleed, slug_font, g.credits,
                         deck.layouter.res.converted)
     canvas.seed_fonts(fonts_used)
     canvas.define_forms(sorted(forms))
     return canvas
 
 
-def save_volume(canvas: CardCanvas, volume: Volume) -> None:
+def save_volume(canvas: CardCanvas, volume: Volume, tmp: str) -> None:
     try:
         canvas.save()
     except OSError as exc:
         raise files.unwritable(volume.target, exc) from None
-    files.finish(volume.tmp, volume.target)
+    files.finish(tmp, volume.target)
 
 
-def write_volume(game: GameSource, deck: DeckPlan, sheets: DeckSheets, volume: Volume, forms: dict,
-                 cache: PageCache, record: DeckRecord | None) -> tuple[int, int]:
-    """Draw one volume's laid-out pages into its temporary file, copying each page the cache
-    holds and keeping each page it draws; returns (pages kept, pages drawn)."""
-    slug_font = fonts.ensure("sans", fonts.BUILTIN["sans"])
-    fonts_used = charset(volume.pages, forms, slug_font)
-    canvas = open_volume(game, deck, sheets, volume, forms, fonts_used, slug_font)
-    if cache.path is None:          # nothing to copy or keep: draw, no keys
-        if record is not None:
-            record.share(None)
-        for sheet_page in volume.pages:
-            canvas.draw_page(sheet_page, slug_font)
-            canvas.page()
-        drawn, volume.pages = len(volume.pages), []
-        save_volume(canvas, volume)
-        return 0, drawn
-    keys = PageKeys(forms, game.root, font_key(fonts_used), sheets.page, game.game.bleed)
-    if record is not None:
-        record.share(keys)      # the faces it digested are not walked again for the page keys
-    kept = drawn = 0
-    used = []
-    for sheet_page in volume.pages:
-        key = keys.key(sheet_page)
-        entry = cache.get(key)
-        if entry is not None:
-            canvas.replay_page(entry)
-            kept += 1
-        else:
-            canvas.draw_page(sheet_page, slug_font)
-            entry = canvas.record_page(page_images(sheet_page))
-            drawn += 1
-            if entry is not None:
-                cache.put(key, entry)
-        if entry is not None:
-            used.append(key)
-    volume.pages = []
-    save_volume(canvas, volume)
-    cache.keep(f"{game.id}/{volume.name}", used)
-    return kept, drawn
+def file_digest(path: Path | str) -> str | None:
+    """The SHA-256 of a file's bytes, or None when it cannot be read (or is not there)."""
+    h = hashlib.sha256()
+    try:
+        with open(path, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                h.update(block)
+    except OSError:
+        return None
+    return h.hexdigest()
 
 
 class DeckWriter:
-    """Writes a deck's volumes in order: each laid out and drawn here, or, when long enough, by
-    worker processes, the next volume's workers laying out while this process puts the last
-    volume's pages into its PDF."""
+    """Writes a deck's volumes in order (see the module docstring). A volume whose pages are
+    drawn by workers is finished while the next volume is laid out and its workers draw."""
 
     def __init__(self, game: GameSource, deck: DeckPlan, sheets: DeckSheets, forms: dict, slug: Slug,
-                 cache: PageCache, record: DeckRecord | None, wanted: int | None):
-        self.game, self.deck, self.sheets, self.forms, self.slug = game, deck, sheets, forms, slug
-        self.cache, self.record, self.wanted = cache, record, wanted
-        self.job = workers.Job(game, deck, sheets, forms, slug, record.prints if record else None, cache.path)
+                 cache: PageCache, record: DeckRecord | None, wanted: int | None, staged: files.Staged,
+                 out: Path):
+        self.game, self.deck, self.sheets, self.forms = game, deck, sheets, forms
+        self.cache, self.record, self.wanted, self.staged = cache, record, wanted, staged
+        self.slug_font = fonts.ensure("sans", fonts.BUILTIN["sans"])
+        self.maker = PageMaker(game, deck, sheets, slug)
+        self.page_keys = self.inputs = None
+        if cache.path is not None:
+            self.page_keys = PageKeys(forms, game.root, sheets.page, game.game.bleed)
+            self.inputs = InputKeys(game, deck, sheets, out)
+        self.finder = FactFinder(game, deck, self.maker, record.prints if record else None, self.page_keys,
+                                 self.slug_font)
+        self.job = workers.Job(self.finder, self.page_keys, cache.path, sheets, forms, game.game.bleed,
+                               deck.layouter.res.converted)
+        self.per_sheet = 2 if sheets.has_backs else 1
+        self.forms_chars = charset([], forms, self.slug_font)
         self.kept = self.drawn = 0
 
     def write_all(self, volumes: list[Volume]) -> tuple[int, int]:
-        """Write every volume; returns (pages kept from the cache, pages drawn)."""
+        """Write (or keep) every volume; returns (pages kept, pages drawn)."""
         pending = None
         try:
             for volume in volumes:
-                shared = self._start(volume)
+                work = self._prepare(volume)
                 if pending is not None:
                     pending, done = None, pending
                     self._finish(done)
-                if shared is None:
-                    self._write_here(volume)
+                if work.shared is None:
+                    self._finish(work)
                 else:
-                    pending = shared
+                    pending = work
             if pending is not None:
                 pending, done = None, pending
                 self._finish(done)
         finally:
-            if pending is not None:
-                workers.stop(pending.parts)
+            if pending is not None and pending.shared is not None:
+                workers.stop(pending.shared.parts)
         return self.kept, self.drawn
 
-    def _write_here(self, volume: Volume) -> None:
-        if self.record is not None:
-            self.record.file(volume.target.name)
-        volume.pages = assemble_pages(self.game, self.deck, self.sheets, volume.runs, volume.first_sheet,
-                                      volume.index, self.slug, self.record)
-        kept, drawn = write_volume(self.game, self.deck, self.sheets, volume, self.forms, self.cache, self.record)
-        self.kept, self.drawn = self.kept + kept, self.drawn + drawn
+    # --- before the PDF: facts, fonts, keys ----------------------------------------------------
+    def _prepare(self, volume: Volume) -> VolumeWork:
+        """The volume's facts (kept or found now: here or by workers), its font set, its drawn
+        pages' keys and whether its file stays; workers started for the pages to draw."""
+        plans = sheet_plans(self.sheets, volume.runs, volume.first_sheet, volume.index)
+        keys = [None] * (len(plans) * self.per_sheet)
+        if self.inputs is not None:
+            sides = range(self.per_sheet)
+            keys = [k for plan in plans
+                    for k in self.inputs.pages(plan, [self.maker.slug_text(plan, side) for side in sides])]
+        work = VolumeWork(volume, plans, keys, self._recall(keys))
+        missing = [p for p, facts in enumerate(work.facts) if facts is None]
+        work.shared = self._fork(work, missing)
+        if work.shared is None:
+            for p in missing:
+                work.laid[p], work.facts[p] = self.finder.lay_out(*self._where(work, p))
+                self._remember(work, p)
+        work.fonts = workers.merge_charsets([self.forms_chars] + [f.chars for f in work.facts])
+        self._take_in(work)
+        if self.page_keys is not None:
+            fonts_state = font_key(work.fonts)
+            work.drawn_keys = [self.page_keys.drawn(f.content, fonts_state) for f in work.facts]
+            work.stays = self._stays(work, fonts_state)
+        if work.shared is None and not work.stays and len(missing) < len(keys):
+            work.shared = self._fork(work, [p for p, k in enumerate(work.drawn_keys) if not self.cache.has(k)])
+        if work.shared is not None:
+            if work.stays:
+                workers.stop(work.shared.parts)
+                work.shared = None
+            else:
+                for part in work.shared.parts:
+                    part.conn.send(work.fonts)
+        work.facts = work.plans = []    # (taken in: a long deck holds one volume's facts and cards at once)
+        return work
 
-    def _start(self, volume: Volume) -> workers.Shared | None:
-        """Fork the volume's workers, take in their layout and hand them the font set; None when
-        the volume is better (or can only be) written here."""
-        count = workers.worker_count(len(volume.runs), self.wanted)
+    def _take_in(self, work: VolumeWork) -> None:
+        """The volume's warnings and manifest rows, from its pages' facts in page order. (The
+        next volume is prepared before this one's PDF is written, never before this.)"""
+        deck_path = self.deck.source.doc.path
+        for p, facts in enumerate(work.facts):
+            self.deck.layouter.absorb(notices(facts.warnings, work.plans[p // self.per_sheet], deck_path))
+        if self.record is not None:
+            self.record.file(work.volume.target.name)
+            for p, facts in enumerate(work.facts):
+                self.record.replay(facts.events, p)
+            self.record.finish()
+
+    def _where(self, work: VolumeWork, p: int):
+        """The sheet plan and side of page `p` of a volume (planned again once the volume's plans
+        are let go)."""
+        j, volume = p // self.per_sheet, work.volume
+        if work.plans:
+            return work.plans[j], p % self.per_sheet
+        (plan,) = sheet_plans(self.sheets, volume.runs[j:j + 1], volume.first_sheet + j, volume.index)
+        return plan, p % self.per_sheet
+
+    def _recall(self, keys: list) -> list[PageFacts | None]:
+        """The facts the cache keeps for each page, None where it has none this build can use."""
+        if self.inputs is None:
+            return [None] * len(keys)
+        kept = self.cache.facts(keys)
+        out = []
+        for key in keys:
+            facts = read(kept[key]) if key in kept else None
+            usable = facts is not None and (facts.events is not None or self.record is None) and fonts_ready(facts)
+            out.append(facts if usable else None)
+        return out
+
+    def _remember(self, work: VolumeWork, p: int) -> None:
+        if work.keys[p] is not None:
+            self.cache.put_facts(work.keys[p], work.facts[p].text())
+
+    def _fork(self, work: VolumeWork, pages: list[int]) -> workers.Shared | None:
+        """Workers for `pages` (sorted), laid out by them where the volume has no facts for them;
+        None when they are better done here, or cannot be (a font the build cannot match)."""
+        count = workers.worker_count(len(pages) // self.per_sheet, self.wanted)
         if count <= 1:
             return None
-        per_sheet = 2 if self.sheets.has_backs else 1
-        shared = workers.Shared(volume, workers.shares(volume.runs, volume.first_sheet, per_sheet, count))
+        shared = workers.Shared(workers.shares(pages, count))
         try:
             for part in shared.parts:
-                self.job.start(part, volume.index)
-            shared.fonts = self.job.gather_fonts(shared.parts)
+                self.job.start(part, work)
             for part in shared.parts:
-                part.conn.send(shared.fonts)
+                for p, facts in workers.receive(part, "laid")[0]:
+                    if not fonts_ready(facts):
+                        raise workers.NotShared(p)
+                    work.facts[p] = facts
+                    self._remember(work, p)
         except workers.NotShared:
             workers.stop(shared.parts)
             return None
@@ -156,49 +230,66 @@ class DeckWriter:
             raise
         return shared
 
-    def _finish(self, shared: workers.Shared) -> None:
-        """Put the pages the workers drew (or the cache holds) into the volume's PDF, in order."""
-        volume, record, cache = shared.volume, self.record, self.cache
-        if record is not None:
-            record.file(volume.target.name)
-        slug_font = fonts.ensure("sans", fonts.BUILTIN["sans"])
-        canvas = open_volume(self.game, self.deck, self.sheets, volume, self.forms, shared.fonts, slug_font)
+    def _stays(self, work: VolumeWork, fonts_state: str) -> bool:
+        """Whether the volume's PDF in place is the one this build would write: the same key
+        (every page's drawing, the fonts, the forms, the title) and the same file as written."""
+        volume = work.volume
+        h = hashlib.sha256(f"{self.inputs.digest}\0{volume.name}\0{volume.title}\0{fonts_state}\0".encode())
+        h.update(repr(sorted(self.forms)).encode())
+        for key in work.drawn_keys:
+            h.update(key.encode())
+        work.key = h.hexdigest()
+        known = self.cache.volume(self._pdf(volume))
+        return known is not None and known[0] == work.key and file_digest(volume.target) == known[1]
+
+    def _pdf(self, volume: Volume) -> str:
+        return f"{self.game.id}/{volume.name}"
+
+    # --- the PDF ---------------------------------------------------------------------------------
+    def _finish(self, work: VolumeWork) -> None:
+        """Put the volume's pages into its PDF, unless the file stays."""
+        volume = work.volume
+        if work.stays:
+            self.kept += len(work.keys)
+            self.cache.keep(self._pdf(volume), work.keys + work.drawn_keys)
+            return
+        tmp = self.staged.add(volume.target)
+        canvas = open_volume(self.game, self.deck, self.sheets, volume, tmp, self.forms, work.fonts, self.slug_font)
         used: list[str] = []
         try:
-            for part in shared.parts:
-                pages, events = workers.receive(part, "drawn")
-                if record is not None:
-                    record.replay(events)
-                for i, (key, drawn) in enumerate(pages):
-                    entry = self._put_page(canvas, shared, part, i, key, drawn and Entry(*drawn), slug_font)
-                    if key is not None and entry is not None:
-                        used.append(key)
-            if record is not None:
-                record.share(None)
+            from_workers = workers.Drawn(work.shared)
+            for p in range(len(work.keys)):
+                entry = self._put_page(canvas, work, p, from_workers)
+                if entry is not None and work.drawn_keys:
+                    used.append(work.drawn_keys[p])
         finally:
-            workers.stop(shared.parts)
-        save_volume(canvas, volume)
-        if cache.path is not None:
-            cache.keep(f"{self.game.id}/{volume.name}", used)
+            if work.shared is not None:
+                workers.stop(work.shared.parts)
+        save_volume(canvas, volume, tmp)
+        if self.page_keys is not None:
+            self.cache.put_volume(self._pdf(volume), work.key, file_digest(tmp) or "")
+            self.cache.keep(self._pdf(volume), work.keys + used)
 
-    def _put_page(self, canvas: CardCanvas, shared, part, i: int, key, entry, slug_font: str):
-        """One page of a worker's part into the PDF: from the cache, as the worker drew it, or
-        (a page it could not vouch for) laid out and drawn here. Returns the entry kept."""
+    def _put_page(self, canvas: CardCanvas, work: VolumeWork, p: int, from_workers) -> Entry | None:
+        """Page `p` into the PDF: copied from the cache, as a worker drew it, or drawn here
+        (laid out first if need be). Returns the entry kept for it."""
+        key = work.drawn_keys[p] if work.drawn_keys else None
         held = self.cache.get(key) if key is not None else None
         if held is not None:
             canvas.replay_page(held)
             self.kept += 1
             return held
         self.drawn += 1
-        if entry is None:
-            per_sheet = 2 if self.sheets.has_backs else 1
-            j = i // per_sheet
-            page = assemble_pages(self.game, self.deck, self.sheets, part.runs[j:j + 1], part.first_sheet + j,
-                                  shared.volume.index, self.slug, None, part.first_page + j * per_sheet)[i % per_sheet]
-            canvas.draw_page(page, slug_font)
-            entry = canvas.record_page(page_images(page))
-        else:
+        entry = from_workers.entry(p)
+        if entry is not None:
             canvas.replay_page(entry)
+        else:
+            page = work.laid.pop(p, None) or self.maker.page(*self._where(work, p))
+            canvas.draw_page(page, self.slug_font)
+            if key is None and not from_workers.any:
+                canvas.page()
+                return None
+            entry = canvas.record_page(page_images(page))
         if entry is not None and key is not None:
             self.cache.put(key, entry)
         return entry

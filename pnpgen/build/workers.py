@@ -1,12 +1,14 @@
-"""A volume's sheets laid out and drawn by worker processes at once, each a fork of the build
-(so it starts with the game, the plan and the fonts already loaded), while the build puts
-their pages into the PDF in order, exactly as it puts back the pages the build cache keeps.
+"""A volume's pages laid out and drawn by worker processes at once, each a fork of the build
+(so it starts with the game, the plan, the fonts and the volume's page facts already loaded),
+while the build puts their pages into the PDF in order, exactly as it puts back the pages the
+build cache keeps.
 
-Two steps, because a page's bytes depend on the PDF's font state: each worker lays its
-sheets out and says which characters they use; the build seeds its fonts with all of them
-and hands the same set back; each worker seeds its own canvas the same way and draws. A page
-a worker cannot vouch for (see pdf/replay.py) is drawn again by the build itself, so the
-PDF is byte for byte the one a single process writes."""
+Two steps, because a page's bytes depend on the PDF's font state: each worker lays out those
+of its pages the build has no facts for (facts.py) and sends their facts; the build seeds its
+fonts with every character of the volume and hands the same set back; each worker seeds its
+own canvas the same way and draws those of its pages the cache does not hold. A page a worker
+cannot vouch for (see pdf/replay.py) is drawn again by the build itself, so the PDF is byte
+for byte the one a single process writes."""
 
 from __future__ import annotations
 
@@ -16,10 +18,9 @@ import os
 import pickle
 from dataclasses import dataclass
 
-from .. import fonts
 from ..pdf.canvas import CardCanvas
-from .cache import PageCache, PageKeys, charset, font_key, page_images
-from .pages import assemble_pages
+from ..pdf.replay import Entry
+from .cache import PageCache, font_key, page_images
 
 SHEETS_EACH = 6
 """The fewest sheets worth a worker of their own: starting one costs about as much as
@@ -38,30 +39,26 @@ def worker_count(sheets: int, wanted: int | None) -> int:
 
 @dataclass
 class Share:
-    """One worker's part of a volume: its sheets, where they start, and its pipe."""
+    """One worker's part of a volume: its pages (by their place in the volume) and its pipe."""
 
-    runs: list
-    first_sheet: int     # in the deck
-    first_page: int      # in the volume
+    pages: list[int]
     conn: object = None
     process: object = None
 
 
 @dataclass
 class Shared:
-    """A volume being written by workers: its parts and, once they have laid out, the font set."""
+    """The workers of a volume, each with its part."""
 
-    volume: object
     parts: list[Share]
-    fonts: dict | None = None
 
 
-def shares(runs: list, first_sheet: int, pages_per_sheet: int, count: int) -> list[Share]:
-    """The volume's sheets cut into `count` runs of sheets in a row, as even as can be."""
+def shares(pages: list[int], count: int) -> list[Share]:
+    """The pages cut into `count` runs in a row, as even as can be."""
     out, start = [], 0
     for k in range(count):
-        end = start + (len(runs) - start) // (count - k)
-        out.append(Share(runs[start:end], first_sheet + start, start * pages_per_sheet))
+        end = start + (len(pages) - start) // (count - k)
+        out.append(Share(pages[start:end]))
         start = end
     return out
 
@@ -71,18 +68,19 @@ class NotShared(Exception):
 
 
 class Job:
-    """What a worker needs to lay out and draw its sheets; the build fills it in and forks."""
+    """What a worker needs to lay out and draw its pages; the build fills it in and forks."""
 
-    def __init__(self, game, deck, sheets, forms, slug, record_prints, cache_path):
-        self.game, self.deck, self.sheets, self.forms, self.slug = game, deck, sheets, forms, slug
-        self.record_prints = record_prints    # the manifest's Fingerprints, or None: no manifest
-        self.cache_path = cache_path          # the build cache to skip kept pages by, or None
+    def __init__(self, finder, page_keys, cache_path, sheets, forms: dict, bleed: float, images: dict):
+        self.finder = finder              # facts.FactFinder: lays pages out, says what each told
+        self.page_keys = page_keys        # cache.PageKeys, or None: no build cache
+        self.cache_path = cache_path      # the build cache to skip kept pages by, or None
+        self.sheets, self.forms, self.bleed, self.images = sheets, forms, bleed, images
 
-    def start(self, share: Share, volume_index: int) -> None:
-        """Fork a worker for `share`, one of the parts of volume `volume_index`."""
+    def start(self, share: Share, work) -> None:
+        """Fork a worker for `share`, one of the parts of the volume `work` (volumes.VolumeWork)."""
         context = multiprocessing.get_context("fork")
         parent, child = context.Pipe()
-        share.process = context.Process(target=self._work, args=(share, volume_index, child), daemon=True)
+        share.process = context.Process(target=self._work, args=(share, work, child), daemon=True)
         gc.freeze()         # the worker's collector then leaves the build's objects alone (and unshared pages)
         try:
             share.process.start()
@@ -91,22 +89,18 @@ class Job:
         child.close()
         share.conn = parent
 
-    def _work(self, share: Share, volume_index: int, conn) -> None:
-        """In the worker: lay out, report the characters, wait for the font set, draw, report."""
+    def _work(self, share: Share, work, conn) -> None:
+        """In the worker: lay out what has no facts, send them, wait for the font set, draw, send."""
         try:
-            record = None
-            if self.record_prints is not None:
-                from .manifest import DeckRecord
-                record = DeckRecord(self.deck.source, self.record_prints)
-                record.log = []
-            warned = len(self.deck.layouter.warnings)
-            pages = assemble_pages(self.game, self.deck, self.sheets, share.runs, share.first_sheet,
-                                  volume_index, self.slug, record, share.first_page)
-            slug_font = fonts.ensure("sans", fonts.BUILTIN["sans"])
-            used = charset(pages, self.forms, slug_font)
-            conn.send(("laid", used, font_files(used), self.deck.layouter.warnings[warned:]))
+            per_sheet = 2 if self.sheets.has_backs else 1
+            found = []
+            for p in share.pages:
+                if work.facts[p] is None:
+                    work.laid[p], work.facts[p] = self.finder.lay_out(work.plans[p // per_sheet], p % per_sheet)
+                    found.append((p, work.facts[p]))
+            conn.send(("laid", found))
             seeded = conn.recv()
-            conn.send(("drawn", self._draw(pages, seeded, slug_font, record), record.log if record else None))
+            conn.send(("drawn", self._draw(share, work, seeded, per_sheet)))
         except BaseException as exc:      # (any failure goes to the build, which raises it)
             try:
                 conn.send(("error", exc))
@@ -116,43 +110,47 @@ class Job:
             conn.close()
             os._exit(0)
 
-    def gather_fonts(self, parts: list[Share]) -> dict[str, str]:
-        """In the build: every part laid out; their warnings taken in order, the fonts they met
-        registered here too, and the one font set for the volume."""
-        charsets = []
-        for part in parts:
-            used, files, warnings = receive(part, "laid")
-            self.deck.layouter.absorb(warnings)
-            for name, origin in files.items():
-                if not fonts.known(name) and (origin is None or fonts.ensure(*origin) != name):
-                    raise NotShared(name)
-            charsets.append(used)
-        return merge_charsets(charsets)
-
-    def _draw(self, pages, seeded: dict, slug_font: str, record) -> list:
-        """Each page as (cache key or None, entry or None): no entry when the cache holds the
-        page already or the page cannot be replayed."""
-        g = self.game.game
-        canvas = CardCanvas(os.devnull, self.sheets.page, "", self.forms, g.bleed, slug_font, "",
-                            self.deck.layouter.res.converted)
+    def _draw(self, share: Share, work, seeded: dict, per_sheet: int) -> list:
+        """Each page's drawing as the parts of an Entry, or None: the cache holds the page
+        already, or the page cannot be replayed."""
+        slug_font = self.finder.slug_font
+        canvas = CardCanvas(os.devnull, self.sheets.page, "", self.forms, self.bleed, slug_font, "", self.images)
         canvas.seed_fonts(seeded)
         canvas.define_forms(sorted(self.forms))
         cache = PageCache(self.cache_path) if self.cache_path is not None else None
-        keys = None
-        if cache is not None:
-            keys = PageKeys(self.forms, self.game.root, font_key(seeded), self.sheets.page, g.bleed)
-            if record is not None:
-                record.share(keys)
+        fonts_state = font_key(seeded) if self.page_keys is not None else None
         out = []
-        for page in pages:
-            key = keys.key(page) if keys is not None else None
-            if key is not None and cache.holds(key):
-                out.append((key, None))
+        for p in share.pages:
+            if cache is not None and cache.holds(self.page_keys.drawn(work.facts[p].content, fonts_state)):
+                out.append(None)
                 continue
+            page = work.laid.pop(p, None) or self.finder.maker.page(work.plans[p // per_sheet], p % per_sheet)
             canvas.draw_page(page, slug_font)
             entry = canvas.record_page(page_images(page))
-            out.append((key, None if entry is None else (entry.content, entry.forms, entry.images, entry.gstates)))
+            out.append(None if entry is None else (entry.content, entry.forms, entry.images, entry.gstates))
         return out
+
+
+class Drawn:
+    """The pages a volume's workers drew, taken from each worker as the build reaches its part."""
+
+    def __init__(self, shared: Shared | None):
+        self.parts = shared.parts if shared is not None else []
+        self.any = bool(self.parts)
+        self._of = {p: k for k, part in enumerate(self.parts) for p in part.pages}
+        self._entries: dict[int, tuple | None] = {}
+
+    def entry(self, p: int) -> Entry | None:
+        """The entry a worker drew for page `p` of the volume, or None (no worker drew it)."""
+        k = self._of.pop(p, None)
+        if k is None:
+            return None
+        if p not in self._entries:
+            part = self.parts[k]
+            (drawn,) = receive(part, "drawn")
+            self._entries.update(zip(part.pages, drawn))
+        got = self._entries.pop(p)
+        return Entry(*got) if got is not None else None
 
 
 def receive(part: Share, step: str):
@@ -177,12 +175,6 @@ def stop(parts: list[Share]) -> None:
             part.process.terminate()
         part.process.join()
         part.conn.close()
-
-
-def font_files(used: dict) -> dict:
-    """The file behind each font named in `used` (a worker may have met a font the build has
-    not registered yet): reportlab name -> (our name, path)."""
-    return {name: fonts.origin(name) for name in used}
 
 
 def merge_charsets(charsets: list[dict]) -> dict[str, str]:

@@ -84,6 +84,10 @@ class Layouter:
         self.forms: dict[str, ops.FormDef] = {}
         """Shared forms of this deck's templates, by name."""
         self.warnings: list[Notice] = []
+        self.raw: list[Notice] | None = None
+        """When a list: the warnings of the cards laid out go there as they come, repeats and
+        all, not to `warnings` (the build keeps them with each page and takes them in, in page
+        order, with `absorb`)."""
         self._seen: set[str] = set()
         self._plans: dict[str, Plan] = {}
         self._text_cache: dict = {}
@@ -214,7 +218,10 @@ class Layouter:
             notice = Notice(tpl.doc.path, tpl.doc.line(("elements", i)), f"elements[{i}]: {message}", strict)
         else:
             notice = Notice(self.deck.doc.path, card.entry.line, f"card {card.code}: {message} ({where})", strict)
-        self.absorb([notice])
+        if self.raw is not None:
+            self.raw.append(notice)
+        else:
+            self.absorb([notice])
 
     def absorb(self, notices) -> None:
         """Keep each warning once, in order (also those a worker process's layout gave)."""

@@ -1,0 +1,142 @@
+"""Input keys: what a sheet page is made from, hashed without laying anything out, so that a
+rebuild can find what it learnt about the page last time (its facts: facts.py) and the page
+itself in the build cache before doing any work for it.
+
+A page's input key hashes its cards' keys with the page's geometry (slots, marks, cuts, the
+slug line and its text). A card's key hashes what a template sees of it (its code, copy,
+count, entry, templates and field values: docs/reference.md, "variables") with the deck's
+settings (everything in its file but the cards) and the environment: pnpgen's code, the
+libraries it lays out and draws with, every template the game loads, game.yaml, and every
+other file in the game folder but its decks, boards, rules and rulebook, each known by its
+path, size and modification time (500 MB of art is not read each build). Anything else a
+card could print differently for changes one of these, so a page whose key is kept was laid
+out from the same inputs and prints the same."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+from pathlib import Path
+
+import jinja2
+import PIL
+import pydantic
+import reportlab
+
+from .. import fonts
+from ..game.loader import GameSource
+from .cache import FORMAT
+from .pages import DeckSheets, SheetPlan
+from .plan import DeckPlan
+
+NOT_READ_BY_CARDS = ("decks", "boards", "rules.yaml", "rulebook.md")
+"""Entries of a game folder that no card's layout reads (deck and board files are also left
+out wherever game.yaml lists them)."""
+
+_CODE: str | None = None
+
+
+def code_digest() -> str:
+    """pnpgen's code and presets, where it is installed, and the versions of Python and of the
+    libraries that read, lay out and draw: another version lays every page out anew."""
+    global _CODE
+    if _CODE is None:
+        package = Path(__file__).resolve().parent.parent
+        h = hashlib.sha256(f"{FORMAT}:{package}:{sys.version}:{reportlab.Version}:{jinja2.__version__}:"
+                           f"{PIL.__version__}:{pydantic.VERSION}".encode())
+        for path in sorted(package.rglob("*.py")) + sorted((package / "presets").rglob("*.yaml")):
+            h.update(f"{path.relative_to(package)}\0".encode() + path.read_bytes())
+        for path in sorted(set(fonts.BUILTIN.values())):
+            h.update(_stat(path).encode())
+        _CODE = h.hexdigest()
+    return _CODE
+
+
+def _stat(path: Path) -> str:
+    try:
+        st = path.stat()
+    except OSError:
+        return f"{path}:missing\0"
+    return f"{path}:{st.st_size}:{st.st_mtime_ns}\0"
+
+
+def environment(game: GameSource, out: Path) -> str:
+    """What every card of the game is laid out with: the code, the game folder (where it is,
+    game.yaml, its other files by size and time) and every template it loads (its text, and
+    its path as warnings name it)."""
+    h = hashlib.sha256(code_digest().encode())
+    root = game.root.resolve()
+    h.update(f"{root}\0{game.doc.path}\0".encode())
+    h.update((root / "game.yaml").read_bytes())
+    for name, tpl in sorted(game.templates.items()):
+        h.update(f"\0{name}\0{tpl.doc.path}\0{tpl.path.resolve()}\0".encode())
+        h.update(tpl.path.read_bytes())
+    skipped = {root / name for name in NOT_READ_BY_CARDS}
+    skipped |= {p.resolve() for p in [*(d.path for d in game.decks), *(b.path for b in game.boards), out]}
+    for folder, dirs, names in os.walk(root):
+        here = Path(folder)
+        dirs[:] = sorted(d for d in dirs if here / d not in skipped)
+        for name in sorted(names):
+            path = here / name
+            if path not in skipped:
+                h.update(_stat(path).encode())
+    return h.hexdigest()
+
+
+class InputKeys:
+    """The input keys of one deck's pages (see the module docstring)."""
+
+    def __init__(self, game: GameSource, deck: DeckPlan, sheets: DeckSheets, out: Path):
+        source = deck.source
+        self.base = hashlib.sha256(environment(game, out).encode())
+        self.base.update(f"{source.id}\0{source.doc.path}\0{source.size}\0".encode())
+        self.base.update(source.deck.model_dump_json().encode())
+        self.digest = self.base.hexdigest()
+        """The deck's and the game's part of every key."""
+        self.sheets = sheets
+        self._pack = bool(source.deck.pack)
+        self._geometry: dict[tuple, tuple[bytes, bytes]] = {}
+
+    def card(self, card) -> bytes:
+        """A card's key: everything its faces are laid out from."""
+        entry = card.entry
+        h = self.base.copy()
+        h.update(f"{entry.index}\0{card.code}\0{card.copy}\0{entry.count}\0{card.front}\0{card.back}\0"
+                 f"{card.unique_back}\0{entry.fields!r}".encode())
+        return h.digest()
+
+    def pages(self, plan: SheetPlan, slugs: list[str]) -> list[str]:
+        """The input keys of a sheet's front page and (when the deck has backs) back page;
+        `slugs`: their slug lines' text."""
+        front_geometry, back_geometry = self.geometry(plan)
+        cards = [self.card(c) for c in plan.cards]
+        front = hashlib.sha256(front_geometry + slugs[0].encode() + b"".join(cards)).hexdigest()
+        if len(slugs) == 1:
+            return [front]
+        backs = [self._back(c, key) for c, key in zip(plan.cards, cards)]
+        back = hashlib.sha256(back_geometry + slugs[1].encode() + b"".join(backs)).hexdigest()
+        return [front, back]
+
+    def _back(self, card, key: bytes) -> bytes:
+        """What a card puts on its sheet's back page: nothing, the deck's common back, or its own."""
+        if card.back is None:
+            return b"-"
+        if not card.unique_back and not self._pack:
+            return b"c"
+        return key
+
+    def geometry(self, plan: SheetPlan) -> tuple[bytes, bytes]:
+        """What a sheet's front and back pages are made from besides their cards: the game and
+        the deck (`digest`: a back page of common backs has no card key), slots, marks, cuts,
+        where the slug goes. The same for every full sheet of a deck, so worked out once."""
+        sheet, n = plan.sheet, len(plan.cards)
+        key = (id(sheet), n)
+        found = self._geometry.get(key)
+        if found is None:
+            common = self.digest.encode() + repr((self.sheets.page, sheet.slug, sheet.bleed)).encode()
+            front = repr((plan.fronts, sheet.ticks_for(n), sheet.marks_for(n), sheet.cuts_for(n) if self._pack else ()))
+            back = repr(plan.backs)
+            found = self._geometry[key] = (hashlib.sha256(common + front.encode()).digest(),
+                                           hashlib.sha256(common + back.encode()).digest())
+        return found
