@@ -16,9 +16,12 @@ from jinja2.exceptions import SecurityError
 from jinja2.utils import Namespace
 
 MAX_STEPS = 1_000_000
-"""Work per evaluation: a loop turn or a call is one step, building or reading text or a list
-one step per CHARS_PER_STEP characters or items."""
+"""Work per evaluation. A loop turn costs one step plus one per operation in the loop's body,
+as does each run of a macro; a call costs CALL_STEPS; building, reading or comparing text or
+a list costs one step per CHARS_PER_STEP characters or items."""
 CHARS_PER_STEP = 10
+CALL_STEPS = 5
+"""Steps a call (or a filter) costs: it is slower than the operations it is weighed against."""
 MAX_SIZE = 1_000_000
 """The longest text (characters) or list (items, with what they hold) one value may be."""
 MAX_BITS = 4096
@@ -66,10 +69,10 @@ class Budget:
 
     __slots__ = ("steps", "depth", "deadline", "_look_at")
 
-    def __init__(self, seconds: float = MAX_SECONDS):
+    def __init__(self, seconds: float | None = None):
         self.steps = 0
         self.depth = 0
-        self.deadline = time.monotonic() + seconds
+        self.deadline = time.monotonic() + (MAX_SECONDS if seconds is None else seconds)
         self._look_at = _CLOCK_EVERY
 
     def charge(self, steps: int = 1) -> None:
@@ -177,12 +180,12 @@ def will_read(value) -> None:
         charge(len(value) // CHARS_PER_STEP)
 
 
-def turns(iterable):
-    """`iterable`, one step charged per item taken from it (a `for` loop's)."""
+def turns(iterable, steps: int = 1):
+    """`iterable`, `steps` charged per item taken from it (a `for` loop's turn)."""
     budget = _CURRENT.get()
     if budget is None:
         yield from iterable
         return
     for item in iterable:
-        budget.charge(1)
+        budget.charge(steps)
         yield item

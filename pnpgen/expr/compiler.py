@@ -1,7 +1,7 @@
 """What changes when an expression is compiled: its parse tree may nest only so deep (the
-parser, Jinja's compiler and Python's are all recursive), every `for` loop takes its items
-through the budget's meter, and `~` joins through the environment, which measures what it
-joins."""
+parser, Jinja's compiler and Python's are all recursive); every `for` loop's turn and every
+macro's run is charged as many steps as its body has operations; `~` and a comparison go
+through the environment, which measures what they join or compare."""
 
 from __future__ import annotations
 
@@ -12,7 +12,9 @@ from jinja2.exceptions import TemplateSyntaxError
 from .budget import MAX_NESTING
 
 LOOP_FILTER = "_loop_turns"
-"""The filter every `for` loop's items pass through (budget.turns)."""
+"""The filter every `for` loop's items pass through: (items, steps a turn) -> budget.turns."""
+CHARGE_FILTER = "_charge_steps"
+"""The filter a macro's (or a call block's) body starts with: (steps) -> budget.charge."""
 
 
 def too_deep(lineno: int | None) -> TemplateSyntaxError:
@@ -35,14 +37,42 @@ def check_nesting(tree: nodes.Node) -> int:
     return line
 
 
-def meter_loops(tree: nodes.Template, environment) -> None:
-    """Send the items of every `for` loop in `tree` through LOOP_FILTER (once)."""
+def meter(tree: nodes.Template, environment) -> None:
+    """Send the items of every `for` loop in `tree` through LOOP_FILTER, and start every
+    macro and call block with CHARGE_FILTER, each weighed by its body (once)."""
     for loop in tree.find_all(nodes.For):
         items = loop.iter
         if isinstance(items, nodes.Filter) and items.name == LOOP_FILTER:
             continue
-        loop.iter = nodes.Filter(items, LOOP_FILTER, [], [], None, None, lineno=items.lineno)
+        steps = 1 + weight(loop.body + ([loop.test] if loop.test is not None else []))
+        loop.iter = nodes.Filter(items, LOOP_FILTER, [nodes.Const(steps)], [], None, None, lineno=items.lineno)
         loop.iter.set_environment(environment)
+    for function in tree.find_all((nodes.Macro, nodes.CallBlock)):
+        first = function.body[0] if function.body else None
+        if isinstance(first, nodes.ExprStmt) and isinstance(first.node, nodes.Filter) and \
+                first.node.name == CHARGE_FILTER:
+            continue
+        charge = nodes.Filter(nodes.Const(1 + weight(function.body)), CHARGE_FILTER, [], [], None, None,
+                              lineno=function.lineno)
+        function.body.insert(0, nodes.ExprStmt(charge, lineno=function.lineno))
+        function.body[0].set_environment(environment)
+
+
+def weight(body: list) -> int:
+    """The operations in `body`, without the bodies of the loops, macros and call blocks in
+    it (each of those charges its own, each time it runs)."""
+    count, stack = 0, list(body)
+    while stack:
+        node = stack.pop()
+        count += 1
+        if isinstance(node, nodes.For):
+            stack.extend(n for n in (node.target, node.iter) if n is not None)
+            stack.extend(node.else_)
+        elif isinstance(node, nodes.CallBlock):
+            stack.append(node.call)
+        elif not isinstance(node, nodes.Macro):
+            stack.extend(node.iter_child_nodes())
+    return count
 
 
 def parser_line(exc: BaseException) -> int | None:
@@ -59,7 +89,18 @@ def parser_line(exc: BaseException) -> int | None:
 
 
 class MeteredCodeGenerator(CodeGenerator):
-    """Jinja's code generator with `a ~ b` compiled to environment.joined((a, b))."""
+    """Jinja's code generator with `a ~ b` compiled to environment.joined((a, b)), and a
+    comparison of two values (not a chain such as a < b < c) to environment.compared."""
+
+    @optimizeconst
+    def visit_Compare(self, node: nodes.Compare, frame) -> None:
+        if len(node.ops) != 1:
+            return super().visit_Compare(node, frame)
+        self.write(f"environment.compared({node.ops[0].op!r}, ")
+        self.visit(node.expr, frame)
+        self.write(", ")
+        self.visit(node.ops[0].expr, frame)
+        self.write(")")
 
     @optimizeconst
     def visit_Concat(self, node: nodes.Concat, frame) -> None:

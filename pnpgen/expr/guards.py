@@ -13,7 +13,7 @@ from itertools import islice
 from jinja2.sandbox import SandboxedEscapeFormatter, SandboxedFormatter
 from jinja2.utils import generate_lorem_ipsum
 
-from .budget import (MAX_BITS, MAX_SIZE, BudgetExceeded, built, charge, size_of, too_big,
+from .budget import (CALL_STEPS, MAX_BITS, MAX_SIZE, BudgetExceeded, built, charge, size_of, too_big,
                      too_large_a_number, turns, will_build)
 
 _PRINTF = re.compile(r"%(\([^)]*\))?[-#0 +]*(\*|\d*)(?:\.(\*|\d*))?[hlL]?(.)", re.S)
@@ -28,16 +28,22 @@ def guard_filters(filters: dict) -> dict:
     return {name: _guarded(fn, _CHECKS.get(name)) for name, fn in filters.items()}
 
 
-def _guarded(fn, check):
+def guard_tests(tests: dict) -> dict:
+    """Every test (`is ...`) wrapped: what it looks at charged as read."""
+    return {name: _guarded(fn, None, result=False) for name, fn in tests.items()}
+
+
+def _guarded(fn, check, result: bool = True):
     skip = 1 if getattr(fn, "jinja_pass_arg", None) is not None else 0
 
     def guarded(*args, **kwargs):
         value = args[skip]
+        charge(CALL_STEPS)
         will_build(size_of(value))
         if check is not None:
             value = check(value, args[skip + 1:], kwargs)
             args = args[:skip] + (value,) + args[skip + 1:]
-        return built(fn(*args, **kwargs))
+        return built(fn(*args, **kwargs)) if result else fn(*args, **kwargs)
 
     if skip:
         guarded.jinja_pass_arg = fn.jinja_pass_arg
@@ -111,7 +117,7 @@ def _wordwrap(value, args, kwargs):
     wrap = _arg(args, kwargs, 2, "wrapstring")
     breaks = len(text) + 1 if wrap is None else (len(text) + 1) * len(str(wrap))
     will_build(len(text) + breaks)
-    charge(len(text))              # textwrap works a character at a time
+    charge(3 * len(text))          # textwrap works a character at a time, slowly
     return value
 
 

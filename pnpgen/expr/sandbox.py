@@ -19,9 +19,9 @@ from jinja2.utils import pass_context
 from markupsafe import Markup
 
 from . import guards
-from .budget import (MAX_BITS, MAX_DEPTH, MAX_SIZE, built, current, run, size_of, too_deep,
-                     too_large_a_number, turns, will_build)
-from .compiler import LOOP_FILTER, MeteredCodeGenerator, check_nesting, meter_loops, parser_line
+from .budget import (CALL_STEPS, CHARS_PER_STEP, MAX_BITS, MAX_DEPTH, MAX_SIZE, built, charge, current, run, size_of,
+                     too_big, too_deep, too_large_a_number, turns, will_build)
+from .compiler import CHARGE_FILTER, LOOP_FILTER, MeteredCodeGenerator, check_nesting, meter, parser_line
 from .compiler import too_deep as nested_too_deep
 
 _SIZED_METHODS = {"ljust", "rjust", "center", "zfill", "expandtabs"}
@@ -45,8 +45,13 @@ class BudgetedExpression(TemplateExpression):
 
 
 @pass_context
-def _loop_turns(context, items):
-    return turns(items)
+def _loop_turns(context, items, steps=1):
+    return turns(items, steps)
+
+
+@pass_context
+def _charge_steps(context, steps):
+    charge(steps)
 
 
 class SafeEnvironment(ImmutableSandboxedEnvironment):
@@ -59,7 +64,8 @@ class SafeEnvironment(ImmutableSandboxedEnvironment):
     def __init__(self, **options):
         super().__init__(finalize=_finalize, **options)
         self.filters = guards.guard_filters(self.filters)
-        self.filters[LOOP_FILTER] = _loop_turns
+        self.filters.update({LOOP_FILTER: _loop_turns, CHARGE_FILTER: _charge_steps})
+        self.tests = guards.guard_tests(self.tests)
         self.globals.update(range=guards.bounded_range, lipsum=guards.bounded_lipsum)
         self.policies["json.dumps_function"] = guards.bounded_dumps
 
@@ -73,7 +79,7 @@ class SafeEnvironment(ImmutableSandboxedEnvironment):
             args = (turns(args[0]),) + args[1:]
         if budget is None:
             return built(super().call(__context, __obj, *args, **kwargs))
-        budget.charge(1)
+        budget.charge(CALL_STEPS)
         budget.depth += 1
         try:
             if budget.depth > MAX_DEPTH:
@@ -131,12 +137,21 @@ class SafeEnvironment(ImmutableSandboxedEnvironment):
         return "".join(map(str, values))
 
     @staticmethod
+    def compared(op: str, left, right) -> bool:
+        """`left op right`, charged by the length of what is compared (or searched)."""
+        if isinstance(right, (str, list, tuple, dict)) and len(right) >= CHARS_PER_STEP:
+            charge(len(right) // CHARS_PER_STEP)
+        return _COMPARE[op](left, right)
+
+    @staticmethod
     def concat(pieces) -> str:
         """A template's (or a macro's, or a block's) output, stopped once it is too long."""
         out, length = [], 0
         for piece in pieces:
             length += len(piece)
             if length > MAX_SIZE:
+                if hasattr(pieces, "throw"):    # raised inside the template, so its line is known
+                    pieces.throw(too_big(length))
                 will_build(length)
             out.append(piece)
         will_build(length)
@@ -153,7 +168,7 @@ class SafeEnvironment(ImmutableSandboxedEnvironment):
 
     def _generate(self, source, name, filename, defer_init=False):
         self._deepest = check_nesting(source)
-        meter_loops(source, self)
+        meter(source, self)
         try:
             return super()._generate(source, name, filename, defer_init)
         except RecursionError:
@@ -187,6 +202,10 @@ class SafeEnvironment(ImmutableSandboxedEnvironment):
             raise exc from None
         except TemplateSyntaxError:
             self.handle_exception(source=source)
+
+
+_COMPARE = {"eq": operator.eq, "ne": operator.ne, "lt": operator.lt, "lteq": operator.le, "gt": operator.gt,
+            "gteq": operator.ge, "in": lambda a, b: a in b, "notin": lambda a, b: a not in b}
 
 
 def _finalize(value):
