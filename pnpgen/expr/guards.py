@@ -25,15 +25,15 @@ _DIGITS_PER_BIT = 0.30103
 
 def guard_filters(filters: dict) -> dict:
     """Every filter wrapped: its input measured and charged, its output checked."""
-    return {name: _guarded(fn, _CHECKS.get(name)) for name, fn in filters.items()}
+    return {name: _guarded(name, fn, _CHECKS.get(name)) for name, fn in filters.items()}
 
 
 def guard_tests(tests: dict) -> dict:
     """Every test (`is ...`) wrapped: what it looks at charged as read."""
-    return {name: _guarded(fn, None, result=False) for name, fn in tests.items()}
+    return {name: _guarded(name, fn, None, result=False) for name, fn in tests.items()}
 
 
-def _guarded(fn, check, result: bool = True):
+def _guarded(name: str, fn, check, result: bool = True):
     skip = 1 if getattr(fn, "jinja_pass_arg", None) is not None else 0
 
     def guarded(*args, **kwargs):
@@ -43,7 +43,11 @@ def _guarded(fn, check, result: bool = True):
         if check is not None:
             value = check(value, args[skip + 1:], kwargs)
             args = args[:skip] + (value,) + args[skip + 1:]
-        return built(fn(*args, **kwargs)) if result else fn(*args, **kwargs)
+        try:
+            out = fn(*args, **kwargs)
+        except AttributeError as exc:     # e.g. wordwrap given a number: a type error, as the user sees it
+            raise TypeError(f"{name} cannot take {type(value).__name__} ({exc})") from None
+        return built(out) if result else out
 
     if skip:
         guarded.jinja_pass_arg = fn.jinja_pass_arg
@@ -183,7 +187,14 @@ def _round(value, args, kwargs):
     return value
 
 
-_CHECKS = {"join": _join, "replace": _replace, "indent": _indent, "center": _center, "wordwrap": _wordwrap,
+def _tojson(value, args, kwargs):
+    indent = _arg(args, kwargs, 0, "indent")
+    if indent is not None:
+        will_build(len(indent) if isinstance(indent, str) else _number(indent, "indent"))
+    return value
+
+
+_CHECKS = {"tojson": _tojson, "join": _join, "replace": _replace, "indent": _indent, "center": _center, "wordwrap": _wordwrap,
            "format": _format, "slice": _slice, "batch": _batch, "sum": _sum, "int": _int, "round": _round}
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import operator
 import types
+import warnings
 from functools import update_wrapper
 
 from jinja2 import StrictUndefined, nodes
@@ -176,7 +177,9 @@ class SafeEnvironment(ImmutableSandboxedEnvironment):
 
     def _compile(self, source, filename):
         try:
-            return super()._compile(source, filename)
+            with warnings.catch_warnings():     # Python's remarks on the generated code ("99[1]") are not the user's
+                warnings.simplefilter("ignore", SyntaxWarning)
+                return super()._compile(source, filename)
         except (SyntaxError, RecursionError, MemoryError):   # Python's own nesting limits
             raise nested_too_deep(getattr(self, "_deepest", None)) from None
 
