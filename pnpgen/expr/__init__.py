@@ -7,9 +7,9 @@ wall clock. guards.py wraps what can be called (filters, globals, text methods) 
 what would pass the limits before it is done; compiler.py bounds how deep an expression may
 nest and meters `for` loops and `~`; sandbox.py is the environment that puts it together."""
 
-from .budget import (CHARS_PER_STEP, MAX_BITS, MAX_DEPTH, MAX_NESTING, MAX_SECONDS, MAX_SIZE, MAX_STEPS, Budget,
-                     BudgetExceeded)
+from .budget import (CALL_STEPS, CHARS_PER_STEP, MAX_BITS, MAX_DEPTH, MAX_NESTING, MAX_SECONDS, MAX_SIZE,
+                     MAX_STEPS, Budget, BudgetExceeded)
 from .sandbox import SafeEnvironment, environment
 
-__all__ = ["Budget", "BudgetExceeded", "CHARS_PER_STEP", "MAX_BITS", "MAX_DEPTH", "MAX_NESTING", "MAX_SECONDS",
-           "MAX_SIZE", "MAX_STEPS", "SafeEnvironment", "environment"]
+__all__ = ["Budget", "BudgetExceeded", "CALL_STEPS", "CHARS_PER_STEP", "MAX_BITS", "MAX_DEPTH", "MAX_NESTING",
+           "MAX_SECONDS", "MAX_SIZE", "MAX_STEPS", "SafeEnvironment", "environment"]
