@@ -187,6 +187,12 @@ def _round(value, args, kwargs):
     return value
 
 
+def _sorted(value, args, kwargs):
+    if isinstance(value, (list, tuple, dict, str)):
+        charge(len(value))      # sorting (or grouping) costs a step an item, not one per ten
+    return value
+
+
 def _tojson(value, args, kwargs):
     indent = _arg(args, kwargs, 0, "indent")
     if indent is not None:
@@ -194,7 +200,8 @@ def _tojson(value, args, kwargs):
     return value
 
 
-_CHECKS = {"tojson": _tojson, "join": _join, "replace": _replace, "indent": _indent, "center": _center, "wordwrap": _wordwrap,
+_CHECKS = {"sort": _sorted, "dictsort": _sorted, "groupby": _sorted, "unique": _sorted, "tojson": _tojson,
+           "join": _join, "replace": _replace, "indent": _indent, "center": _center, "wordwrap": _wordwrap,
            "format": _format, "slice": _slice, "batch": _batch, "sum": _sum, "int": _int, "round": _round}
 
 

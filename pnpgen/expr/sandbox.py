@@ -21,7 +21,7 @@ from markupsafe import Markup
 
 from . import guards
 from .budget import (CALL_STEPS, CHARS_PER_STEP, MAX_BITS, MAX_DEPTH, MAX_SIZE, built, charge, current, run, size_of,
-                     too_big, too_deep, too_large_a_number, turns, will_build)
+                     too_big, too_deep, too_large_a_number, turns, will_build, will_read)
 from .compiler import CHARGE_FILTER, LOOP_FILTER, MeteredCodeGenerator, check_nesting, meter, parser_line
 from .compiler import too_deep as nested_too_deep
 
@@ -73,9 +73,11 @@ class SafeEnvironment(ImmutableSandboxedEnvironment):
     # --- running -------------------------------------------------------------------------
     def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 - Jinja's own signature
         budget = current()
-        if isinstance(__obj, (types.BuiltinMethodType, types.MethodWrapperType)) and \
-                isinstance(getattr(__obj, "__self__", None), str) and __obj.__name__ in _TEXT_METHODS:
-            args = guards.checked_method(__obj, args, kwargs)
+        owner = getattr(__obj, "__self__", None) if isinstance(__obj, types.BuiltinMethodType) else None
+        if isinstance(owner, (str, list, tuple, dict)):     # a method of a text or list: it reads it
+            will_read(owner)
+            if isinstance(owner, str) and __obj.__name__ in _TEXT_METHODS:
+                args = guards.checked_method(__obj, args, kwargs)
         elif isinstance(__obj, LoopContext) and args:     # a recursive loop's next level
             args = (turns(args[0]),) + args[1:]
         if budget is None:
