@@ -184,6 +184,8 @@ CASES = [
                  None, ["this expression does more than 50 calls inside one another"], id="recursive-macro"),
     pytest.param(EVOLUTION, 'text: "{{ title }}"', 'text: "{{ range(99999)|join(title * 99999) }}"', None,
                  ["this expression does more than 1,000,000 characters"], id="runaway-join"),
+    pytest.param(EVOLUTION, "r: 2.5, fill: parchment}", 'r: 2.5, fill: "{{ card }}"}', None,
+                 ["unknown colour '{'", "use '#rrggbb'"], id="colour-a-mapping"),     # (found by tools/fuzz.py)
 ]
 
 
