@@ -153,11 +153,17 @@ def size_of(value, limit: int = MAX_SIZE) -> int:
 
 def built(value):
     """`value`, checked and charged as something an expression just made."""
-    if isinstance(value, int):
+    kind = type(value)
+    if kind is str:
+        size = len(value)
+    elif kind is int or isinstance(value, int):
         if value.bit_length() > MAX_BITS:
             raise too_large_a_number()
         return value
-    size = size_of(value)
+    elif kind is float or value is None:
+        return value
+    else:
+        size = size_of(value)
     if size > MAX_SIZE:
         raise too_big(size)
     if size >= CHARS_PER_STEP:

@@ -8,12 +8,13 @@ from __future__ import annotations
 import builtins
 import json
 import re
+from functools import lru_cache
 from itertools import islice
 
 from jinja2.sandbox import SandboxedEscapeFormatter, SandboxedFormatter
 from jinja2.utils import generate_lorem_ipsum
 
-from .budget import (CALL_STEPS, MAX_BITS, MAX_SIZE, BudgetExceeded, built, charge, size_of, too_big,
+from .budget import (CALL_STEPS, CHARS_PER_STEP, MAX_BITS, MAX_SIZE, BudgetExceeded, built, charge, size_of, too_big,
                      too_large_a_number, turns, will_build)
 
 _PRINTF = re.compile(r"%(\([^)]*\))?[-#0 +]*(\*|\d*)(?:\.(\*|\d*))?[hlL]?(.)", re.S)
@@ -38,8 +39,10 @@ def _guarded(name: str, fn, check, result: bool = True):
 
     def guarded(*args, **kwargs):
         value = args[skip]
-        charge(CALL_STEPS)
-        will_build(size_of(value))
+        size = len(value) if type(value) is str else size_of(value)
+        if size > MAX_SIZE:
+            raise too_big(size)
+        charge(CALL_STEPS + size // CHARS_PER_STEP)
         if check is not None:
             value = check(value, args[skip + 1:], kwargs)
             args = args[:skip] + (value,) + args[skip + 1:]
@@ -133,6 +136,18 @@ def _format(value, args, kwargs):
 def printf(template: str, values) -> None:
     """Check `template % values` before it runs: no width taken from the values (*), and the
     widths plus what each field may insert within the size limit."""
+    fields, widths = _printf_fields(template) if len(template) < 200 else _printf_fields.__wrapped__(template)
+    if isinstance(values, dict):
+        values = list(values.values())
+    elif not isinstance(values, (tuple, list)):
+        values = [values]
+    biggest = max((size_of(v) for v in values), default=0)
+    will_build(len(template) + widths + fields * biggest)
+
+
+@lru_cache(maxsize=256)
+def _printf_fields(template: str) -> tuple[int, int]:
+    """How many fields a printf-style template has, and the sum of their widths."""
     fields = widths = 0
     for match in _PRINTF.finditer(template):
         if match.group(4) == "%" and not match.group(1) and not match.group(2) and match.group(3) is None:
@@ -141,12 +156,7 @@ def printf(template: str, values) -> None:
             raise BudgetExceeded("a width taken from the values (%*d) is not allowed; write the width as a number")
         widths += int(match.group(2) or 0) + int(match.group(3) or 0)
         fields += 1
-    if isinstance(values, dict):
-        values = list(values.values())
-    elif not isinstance(values, (tuple, list)):
-        values = [values]
-    biggest = max((size_of(v) for v in values), default=0)
-    will_build(len(template) + widths + fields * biggest)
+    return fields, widths
 
 
 def _slice(value, args, kwargs):

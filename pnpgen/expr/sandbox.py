@@ -9,6 +9,7 @@ import operator
 import types
 import warnings
 from functools import update_wrapper
+from itertools import islice
 
 from jinja2 import StrictUndefined, nodes
 from jinja2.environment import Template, TemplateExpression
@@ -35,14 +36,14 @@ class BudgetedTemplate(Template):
     """A template whose every render runs under a budget."""
 
     def render(self, *args, **kwargs) -> str:
-        return run(super().render, *args, **kwargs)
+        return run(Template.render, self, *args, **kwargs)
 
 
 class BudgetedExpression(TemplateExpression):
     """A compiled expression whose every evaluation runs under a budget."""
 
     def __call__(self, *args, **kwargs):
-        return run(super().__call__, *args, **kwargs)
+        return run(TemplateExpression.__call__, self, *args, **kwargs)
 
 
 @pass_context
@@ -136,7 +137,10 @@ class SafeEnvironment(ImmutableSandboxedEnvironment):
     @staticmethod
     def joined(values) -> str:
         """`a ~ b ~ ...`: measured before it is joined."""
-        will_build(sum(size_of(v) for v in values))
+        total = 0
+        for value in values:
+            total += len(value) if type(value) is str else size_of(value)
+        will_build(total)
         return "".join(map(str, values))
 
     @staticmethod
@@ -149,16 +153,21 @@ class SafeEnvironment(ImmutableSandboxedEnvironment):
     @staticmethod
     def concat(pieces) -> str:
         """A template's (or a macro's, or a block's) output, stopped once it is too long."""
-        out, length = [], 0
-        for piece in pieces:
-            length += len(piece)
-            if length > MAX_SIZE:
-                if hasattr(pieces, "throw"):    # raised inside the template, so its line is known
-                    pieces.throw(too_big(length))
-                will_build(length)
-            out.append(piece)
+        if type(pieces) is list:          # a macro's or a block's: references to what is measured already
+            length = sum(map(len, pieces))
+        else:                             # a template's, as it is made: taken a few pieces at a time
+            out, length = [], 0
+            while True:
+                chunk = list(islice(pieces, _CHUNK))
+                length += sum(map(len, chunk))
+                if length > MAX_SIZE and hasattr(pieces, "throw"):
+                    pieces.throw(too_big(length))       # raised inside the template, so its line is known
+                out += chunk
+                if len(chunk) < _CHUNK:
+                    break
+            pieces = out
         will_build(length)
-        return "".join(out)
+        return "".join(pieces)
 
     # --- compiling -----------------------------------------------------------------------
     def _parse(self, source, name, filename):
@@ -215,22 +224,33 @@ _COMPARE = {"eq": operator.eq, "ne": operator.ne, "lt": operator.lt, "lteq": ope
 
 def _finalize(value):
     """Every `{{ ... }}` written out: measured (a list that holds a long list many times
-    would print as a very long text), then its text checked."""
-    if type(value) is not str:
-        will_build(size_of(value))
+    would print as a very long text), its text checked and charged."""
+    kind = type(value)
+    if kind is not str:
+        if kind is not int and kind is not float:
+            will_build(size_of(value))
         value = str(value)
-    if len(value) > MAX_SIZE:
+    if len(value) >= CHARS_PER_STEP:
         will_build(len(value))
     return value
 
 
+_NUMBERS = (int, float, bool)
+_CHUNK = 64
+"""Pieces of a template's output taken at a time, and measured, as it is made."""
+
+
 def _plus(left, right):
+    if type(left) in _NUMBERS and type(right) in _NUMBERS:
+        return left + right
     if isinstance(left, (str, list, tuple)) and isinstance(right, (str, list, tuple)):
         will_build(size_of(left) + size_of(right))
     return operator.add(left, right)
 
 
 def _times(left, right):
+    if type(left) is float or type(right) is float:
+        return left * right
     for seq, n in ((left, right), (right, left)):
         if isinstance(seq, (str, list, tuple)) and isinstance(n, int):
             will_build(size_of(seq) * max(n, 0))
