@@ -22,6 +22,7 @@ import pytest
 from pnpgen import expr
 from pnpgen.build import Project
 from pnpgen.expr import budget
+from pnpgen.sources import yamlsrc
 from pnpgen.preview.live import Live
 
 from .clirun import pnpgen
@@ -270,9 +271,31 @@ def test_the_wall_clock_stops_what_the_counting_lets_through(monkeypatch):
     assert expr.environment().from_string("{% for i in range(10000) %}{% endfor %}.").render() == "."
 
 
+def test_loops_nested_deeper_than_python_compiles_are_a_located_syntax_error():
+    """Python compiles at most 20 blocks inside one another; Jinja's loops become Python's."""
+    from jinja2 import TemplateSyntaxError
+    source = "".join("{%% for a%d in [1] %%}\n" % i for i in range(25)) + "x" + "{% endfor %}" * 25
+    with pytest.raises(TemplateSyntaxError, match="than Python can compile") as err:
+        expr.environment().from_string(source)
+    assert err.value.lineno == 25                # the innermost loop
+    fifteen = "".join("{%% for a%d in [1] %%}" % i for i in range(15)) + "x" + "{% endfor %}" * 15
+    assert expr.environment().from_string(fifteen).render() == "x"
+
+
 def test_evaluations_are_metered_one_by_one():
     """A budget belongs to one evaluation: using most of it twice in a row is fine."""
     env = expr.environment()
     heavy = env.from_string("{% for i in range(300000) %}{% endfor %}done")
     assert [heavy.render(), heavy.render()] == ["done", "done"]
     assert budget.current() is None
+
+
+def test_the_limits_are_listed_from_the_numbers_that_enforce_them(tmp_path):
+    ran = pnpgen("schema", "limits", cwd=tmp_path)
+    assert ran.returncode == 0, ran.stderr
+    lines = ran.stdout.splitlines()
+    assert f"  steps: {expr.MAX_STEPS:,} an evaluation" in lines
+    assert f"  text or list: {expr.MAX_SIZE:,} characters or items" in lines
+    assert f"  calls inside calls: {expr.MAX_DEPTH}" in lines
+    assert f"  YAML nesting: {yamlsrc.MAX_DEPTH} levels" in lines and f"  YAML whole number: {yamlsrc.MAX_DIGITS} digits" in lines
+    assert "## limits" in (ROOT / "docs" / "reference.md").read_text(encoding="utf-8")

@@ -22,6 +22,11 @@ def too_deep(lineno: int | None) -> TemplateSyntaxError:
                                "blocks inside one another; split it up", lineno or 1)
 
 
+def too_deep_for_python(lineno: int | None) -> TemplateSyntaxError:
+    return TemplateSyntaxError("this expression does more loops or blocks inside one another than Python can compile "
+                               "(about 20 loops); split it up, e.g. into macros", lineno or 1)
+
+
 def check_nesting(tree: nodes.Node) -> int:
     """Raise if `tree` nests deeper than MAX_NESTING; else the line of its deepest node
     (where Python's compiler would give up first, if it did)."""

@@ -23,7 +23,8 @@ from markupsafe import Markup
 from . import guards
 from .budget import (CALL_STEPS, CHARS_PER_STEP, MAX_BITS, MAX_DEPTH, MAX_SIZE, built, charge, current, run, size_of,
                      too_big, too_deep, too_large_a_number, turns, will_build, will_read)
-from .compiler import CHARGE_FILTER, LOOP_FILTER, MeteredCodeGenerator, check_nesting, meter, parser_line
+from .compiler import (CHARGE_FILTER, LOOP_FILTER, MeteredCodeGenerator, check_nesting, meter, parser_line,
+                       too_deep_for_python)
 from .compiler import too_deep as nested_too_deep
 
 _SIZED_METHODS = {"ljust", "rjust", "center", "zfill", "expandtabs"}
@@ -70,6 +71,9 @@ class SafeEnvironment(ImmutableSandboxedEnvironment):
         self.tests = guards.guard_tests(self.tests)
         self.globals.update(range=guards.bounded_range, lipsum=guards.bounded_lipsum)
         self.policies["json.dumps_function"] = guards.bounded_dumps
+        self._deepest = 1
+        """The line of the deepest node of the template compiled last: where Python's own
+        compiler gives up first, if it does."""
 
     # --- running -------------------------------------------------------------------------
     def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 - Jinja's own signature
@@ -192,7 +196,7 @@ class SafeEnvironment(ImmutableSandboxedEnvironment):
                 warnings.simplefilter("ignore", SyntaxWarning)
                 return super()._compile(source, filename)
         except (SyntaxError, RecursionError, MemoryError):   # Python's own nesting limits
-            raise nested_too_deep(getattr(self, "_deepest", None)) from None
+            raise too_deep_for_python(self._deepest) from None
 
     def compile(self, *args, **kwargs):
         return run(super().compile, *args, **kwargs)
