@@ -45,22 +45,30 @@ def check_nesting(tree: nodes.Node) -> int:
 def meter(tree: nodes.Template, environment) -> None:
     """Send the items of every `for` loop in `tree` through LOOP_FILTER, and start every
     macro and call block with CHARGE_FILTER, each weighed by its body (once)."""
-    for loop in tree.find_all(nodes.For):
-        items = loop.iter
-        if isinstance(items, nodes.Filter) and items.name == LOOP_FILTER:
-            continue
-        steps = 1 + weight(loop.body + ([loop.test] if loop.test is not None else []))
-        loop.iter = nodes.Filter(items, LOOP_FILTER, [nodes.Const(steps)], [], None, None, lineno=items.lineno)
-        loop.iter.set_environment(environment)
-    for function in tree.find_all((nodes.Macro, nodes.CallBlock)):
-        first = function.body[0] if function.body else None
-        if isinstance(first, nodes.ExprStmt) and isinstance(first.node, nodes.Filter) and \
-                first.node.name == CHARGE_FILTER:
-            continue
-        charge = nodes.Filter(nodes.Const(1 + weight(function.body)), CHARGE_FILTER, [], [], None, None,
-                              lineno=function.lineno)
-        function.body.insert(0, nodes.ExprStmt(charge, lineno=function.lineno))
-        function.body[0].set_environment(environment)
+    for node in list(tree.find_all((nodes.For, nodes.Macro, nodes.CallBlock))):
+        if isinstance(node, nodes.For):
+            _meter_loop(node, environment)
+        else:
+            _meter_function(node, environment)
+
+
+def _meter_function(function: nodes.Macro | nodes.CallBlock, environment) -> None:
+    first = function.body[0] if function.body else None
+    if isinstance(first, nodes.ExprStmt) and isinstance(first.node, nodes.Filter) and first.node.name == CHARGE_FILTER:
+        return
+    charge = nodes.Filter(nodes.Const(1 + weight(function.body)), CHARGE_FILTER, [], [], None, None,
+                          lineno=function.lineno)
+    function.body.insert(0, nodes.ExprStmt(charge, lineno=function.lineno))
+    function.body[0].set_environment(environment)
+
+
+def _meter_loop(loop: nodes.For, environment) -> None:
+    items = loop.iter
+    if isinstance(items, nodes.Filter) and items.name == LOOP_FILTER:
+        return
+    steps = 1 + weight(loop.body + ([loop.test] if loop.test is not None else []))
+    loop.iter = nodes.Filter(items, LOOP_FILTER, [nodes.Const(steps)], [], None, None, lineno=items.lineno)
+    loop.iter.set_environment(environment)
 
 
 def weight(body: list) -> int:

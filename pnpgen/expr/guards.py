@@ -50,7 +50,9 @@ def _guarded(name: str, fn, check, result: bool = True):
             out = fn(*args, **kwargs)
         except AttributeError as exc:     # e.g. wordwrap given a number: a type error, as the user sees it
             raise TypeError(f"{name} cannot take {type(value).__name__} ({exc})") from None
-        return built(out) if result else out
+        if not result or type(out) is str and len(out) < CHARS_PER_STEP:
+            return out
+        return built(out)
 
     if skip:
         guarded.jinja_pass_arg = fn.jinja_pass_arg

@@ -74,6 +74,8 @@ class SafeEnvironment(ImmutableSandboxedEnvironment):
         self._deepest = 1
         """The line of the deepest node of the template compiled last: where Python's own
         compiler gives up first, if it does."""
+        self._checked: tuple = (None, 1)
+        """The tree parsed last and the line of its deepest node (not measured twice)."""
 
     # --- running -------------------------------------------------------------------------
     def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 - Jinja's own signature
@@ -179,11 +181,12 @@ class SafeEnvironment(ImmutableSandboxedEnvironment):
             tree = super()._parse(source, name, filename)
         except RecursionError as exc:
             raise nested_too_deep(parser_line(exc)) from None
-        check_nesting(tree)
+        self._checked = (tree, check_nesting(tree))
         return tree
 
     def _generate(self, source, name, filename, defer_init=False):
-        self._deepest = check_nesting(source)
+        checked, deepest = self._checked
+        self._deepest = deepest if checked is source else check_nesting(source)
         meter(source, self)
         try:
             return super()._generate(source, name, filename, defer_init)
@@ -230,12 +233,15 @@ def _finalize(value):
     """Every `{{ ... }}` written out: measured (a list that holds a long list many times
     would print as a very long text), its text checked and charged."""
     kind = type(value)
-    if kind is not str:
-        if kind is not int and kind is not float:
-            will_build(size_of(value))
+    if kind is str:
+        if len(value) < CHARS_PER_STEP:
+            return value
+    elif kind is int or kind is float:
+        return str(value)                # (a number has at most MAX_BITS: a short text)
+    else:
+        will_build(size_of(value))
         value = str(value)
-    if len(value) >= CHARS_PER_STEP:
-        will_build(len(value))
+    will_build(len(value))
     return value
 
 
