@@ -173,6 +173,19 @@ CASES = [
     # 10. a value not among the field's choices
     pytest.param(DECK, HIVE, HIVE.replace("type: Evolution", "type: Evolutoin"), None,
                  ["cards[2].type", "'Evolutoin'", "did you mean 'Evolution'"], id="not-a-choice"),
+    # 11. too deep, too long, without end (each once a traceback)
+    pytest.param(DECK, HIVE, HIVE[:-1] + ", bonus: " + "[" * 500 + "]" * 500 + "}", None,
+                 ["nested more than 64 deep"], id="yaml-nested-500"),
+    pytest.param(DECK, HIVE, HIVE[:-1] + ", bonus: " + "[" * 999 + "]" * 999 + "}", None,
+                 ["nest"], id="yaml-nested-999"),      # (libyaml's own limit may answer first)
+    pytest.param(DECK, HIVE, HIVE[:-1] + ", bonus: " + "9" * 5000 + "}", None,
+                 ["a number of 5000 digits", "at most 30", "quote it"], id="yaml-5000-digits"),
+    pytest.param(EVOLUTION, 'text: "{{ title }}"', 'text: "{% macro r(n) %}{{ r(n + 1) }}{% endmacro %}{{ r(0) }}"',
+                 None, ["this expression does more than 50 calls inside one another"], id="recursive-macro"),
+    pytest.param(EVOLUTION, 'text: "{{ title }}"', 'text: "{{ range(99999)|join(title * 99999) }}"', None,
+                 ["this expression does more than 1,000,000 characters"], id="runaway-join"),
+    pytest.param(EVOLUTION, "r: 2.5, fill: parchment}", 'r: 2.5, fill: "{{ card }}"}', None,
+                 ["unknown colour '{'", "use '#rrggbb'"], id="colour-a-mapping"),     # (found by tools/fuzz.py)
 ]
 
 

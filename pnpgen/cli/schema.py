@@ -21,7 +21,8 @@ from ..errors import UsageProblem, did_you_mean
               help="With --json: the folder to write the schemas into (default: schemas/ in the project).")
 @click.pass_obj
 def schema(project: Project, topic, markdown, as_json, out):
-    """Every YAML key, its type and meaning: game, deck, field, template, rect, text, rule..."""
+    """Every YAML key, its type and meaning: game, deck, field, template, rect, text, rule...
+    and the limits every file and expression is held to (limits)."""
     from ..schema import reference
     if as_json or out:
         _json_schemas(project, topic, markdown, as_json, out)
@@ -29,7 +30,7 @@ def schema(project: Project, topic, markdown, as_json, out):
     if markdown:
         click.echo(reference.markdown())
         return
-    topics = [*reference.TOPICS, reference.VARIABLES_TOPIC]
+    topics = [*reference.TOPICS, reference.VARIABLES_TOPIC, reference.limits.TOPIC]
     if topic is None:
         click.echo("topics: " + ", ".join(topics))
         return

@@ -9,7 +9,7 @@ import re
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, Field, field_validator, model_validator
-from reportlab.lib.colors import toColor
+from reportlab.lib.colors import Color, toColor
 
 from .. import presets
 from ..elements import ElementEntry
@@ -56,9 +56,13 @@ def to_color(spec: str):
         if len(spec) == 4:
             spec = "#" + "".join(c * 2 for c in spec[1:])
     try:
-        return toColor(spec)
+        # (reportlab reads any Python literal: '{...}' would come back a dict, not a colour)
+        color = toColor(spec) if len(spec) <= 64 and not set(spec) & set("[]{}'\"") else None
     except Exception:  # reportlab raises ValueError, AssertionError, ... on odd input
-        raise ValueError(f"{spec!r} is not a colour; use '#rrggbb' or a colour name") from None
+        color = None
+    if not isinstance(color, Color):
+        raise ValueError(f"{spec[:64]!r} is not a colour; use '#rrggbb' or a colour name")
+    return color
 
 
 def _color(spec: str) -> str:

@@ -19,7 +19,7 @@ from ..sources.confine import Refused, inside
 from reportlab.pdfbase import pdfmetrics
 
 from ..errors import InputError, Notice
-from ..expr import environment
+from ..expr import BudgetExceeded, environment
 from ..sources.validation import Schema
 from .facts import Facts, RefError
 
@@ -144,6 +144,8 @@ def render(body: str, shown, first: int, facts: Facts) -> str:
     except UndefinedError as exc:
         raise InputError.at(shown, _template_line(exc, first), f"{exc.message}; see docs/rulebooks.md for the "
                             "names a rulebook can use") from None
+    except BudgetExceeded as exc:
+        raise InputError.at(shown, _template_line(exc, first), exc.message) from None
     except (TemplateError, TypeError, ValueError, ArithmeticError) as exc:
         raise InputError.at(shown, _template_line(exc, first), f"in an expression: {exc}") from None
 

@@ -241,6 +241,8 @@ class RuleContext:
             values.update(self.variant)
         try:
             return bool(fn(**values))
+        except expr.BudgetExceeded as exc:      # the rule asks too much, whatever the card
+            raise self.problem(f"{exc.message} (evaluating card {card.code})") from None
         except (TemplateError, TypeError, ValueError, ArithmeticError, LookupError) as exc:
             raise InputError(Problem(card.path, card.line, f"rule {self.rule.id} cannot be evaluated for card "
                                      f"{card.code}: {getattr(exc, 'message', None) or exc}")) from None

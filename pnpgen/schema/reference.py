@@ -18,7 +18,7 @@ from pydantic_core import PydanticUndefined
 from ..sheets import custom_layout
 from ..elements import ELEMENTS
 from ..layout.layouter import VARIABLES
-from . import kinds
+from . import kinds, limits
 
 SIZE = "size (a name such as poker, or [w, h] mm)"
 PAPER = "paper (a name such as letter or a4, or [w, h] mm)"
@@ -110,6 +110,8 @@ VARIABLES_INTRO = ("The names a template's expressions (`{{ ... }}`, `when:`) ca
 
 
 def text(topic: str) -> str:
+    if topic == limits.TOPIC:
+        return limits.text()
     if topic == VARIABLES_TOPIC:
         return "\n".join([f"{topic}: names in template expressions", f"  {VARIABLES_INTRO}"] +
                           [f"  {name}: {kind}\n      {doc}" for name, kind, doc in VARIABLES])
@@ -138,4 +140,4 @@ def markdown() -> str:
             out += [f"## {VARIABLES_TOPIC}", "", VARIABLES_INTRO, "", "| name | type | meaning |", "|---|---|---|"]
             out += [f"| `{name}` | {kind} | {doc} |" for name, kind, doc in VARIABLES]
             out.append("")
-    return "\n".join(out)
+    return "\n".join(out + limits.markdown())

@@ -2,8 +2,9 @@
 
 Card data is untrusted: we compose the node graph with PyYAML's safe loader, then build
 plain Python values ourselves, so that (1) no arbitrary objects can be constructed,
-(2) alias expansion is bounded ("billion laughs"), (3) duplicate keys are errors, and
-(4) every value's line is known, letting validation errors say `file:line`.
+(2) alias expansion is bounded ("billion laughs"), (3) duplicate keys are errors, (4) how
+deep values nest and how many digits a number has are bounded, and (5) every value's line
+is known, letting validation errors say `file:line`.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from ..errors import InputError
 
 MAX_FILE_BYTES = 5_000_000
 MAX_NODES = 200_000  # values produced after alias expansion, per file
+MAX_DEPTH = 64       # lists and mappings inside one another (card data needs a handful)
+MAX_DIGITS = 30      # digits of a whole number (a longer one is an id: quote it as text)
 
 Path_ = tuple  # a location inside the document, e.g. ("cards", 3, "title")
 
@@ -148,6 +151,17 @@ def _line_at(source, offset: int) -> int | None:
         return None
 
 
+def _depth(value) -> int:
+    """How many lists and mappings deep `value` goes (0 for a plain value)."""
+    deepest, stack = 0, [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (list, dict)):
+            deepest = max(deepest, depth + 1)
+            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
 _PLAIN_TAGS = {"tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"}
 _MERGE = "tag:yaml.org,2002:merge"
 
@@ -170,6 +184,11 @@ class _Builder:
             raise InputError.at(self.doc.path, line, f"document expands to more than {MAX_NODES} values "
                                 "(too many aliases?); simplify the anchors (&) and aliases (*)")
 
+    def _nested(self, depth: int, line: int) -> None:
+        if depth > MAX_DEPTH:
+            raise InputError.at(self.doc.path, line, f"lists and mappings nested more than {MAX_DEPTH} deep; "
+                                "card data needs only a few levels: check the brackets and indentation")
+
     def value(self, loc, parent: int | None):
         """The value at `loc`; its line is recorded only where it differs from `parent`'s
         (Doc.line falls back to the nearest recorded ancestor, so nothing is lost, and a deck
@@ -179,8 +198,9 @@ class _Builder:
         if isinstance(event, yaml.AliasEvent):
             if event.anchor not in self.anchors:
                 raise InputError.at(self.doc.path, line, f"unknown alias *{event.anchor}; define &{event.anchor} first")
-            value, lines, size = self.anchors[event.anchor]
+            value, lines, size, depth = self.anchors[event.anchor]
             self._counted(size, line)
+            self._nested(len(loc) + depth, line)
             for rel, at in lines:
                 self.doc.lines.setdefault(loc + rel, at)
             return copy.deepcopy(value)
@@ -192,6 +212,7 @@ class _Builder:
         if isinstance(event, yaml.ScalarEvent):
             out = self.scalar(self._node(event))
         elif isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+            self._nested(len(loc) + 1, line)
             if event.tag not in (None, "!") and event.tag not in _PLAIN_TAGS:
                 raise InputError.at(self.doc.path, line, f"YAML tag {event.tag!r} is not allowed; card data is "
                                     "plain mappings, lists and values")
@@ -200,7 +221,7 @@ class _Builder:
             raise InputError.at(self.doc.path, line, "unexpected YAML structure")
         if event.anchor:
             lines = [(k[len(loc):], v) for k, v in list(self.doc.lines.items())[start - 1:] if k[:len(loc)] == loc]
-            self.anchors[event.anchor] = (out, lines, self.count - count + 1)
+            self.anchors[event.anchor] = (out, lines, self.count - count + 1, _depth(out))
         return out
 
     def sequence(self, loc, line: int) -> list:
@@ -286,8 +307,14 @@ class _Builder:
             # plain text needs no constructor; a text that repeats (a type, a rules line) is
             # kept once, however many cards carry it
             return self.strings.setdefault(value, value)
-        if tag == "tag:yaml.org,2002:int" and value.isdigit() and (value[0] != "0" or value == "0"):
-            return int(value)  # plain decimals (PyYAML's general int reader is slow)
+        if tag == "tag:yaml.org,2002:int":
+            digits = sum(ch.isalnum() for ch in value)
+            if digits > MAX_DIGITS:
+                raise InputError.at(self.doc.path, node.start_mark.line + 1,
+                                    f"a number of {digits} digits; numbers may have at most {MAX_DIGITS} "
+                                    "(quote it if it is text, such as an id)")
+            if value.isdigit() and (value[0] != "0" or value == "0"):
+                return int(value)  # plain decimals (PyYAML's general int reader is slow)
         try:
             return self.loader.construct_object(node, deep=True)
         except yaml.YAMLError as exc:
