@@ -121,6 +121,11 @@ def verify(name: str, path: Path) -> None:
                             "give an intact TrueType (.ttf) file")
 
 
+def builtin(name: str = "sans") -> str:
+    """A built-in font (see BUILTIN), registered, by its reportlab name: slugs, labels, marks."""
+    return ensure(name, BUILTIN[name])
+
+
 def known(key: str) -> bool:
     """Whether a font of this reportlab name has been registered by `ensure` in this process."""
     return key in _registered

@@ -40,7 +40,7 @@ def build_board(game: GameSource, board: BoardPlan, icons: dict, outdir: Path, o
     target = outdir / f"{board.id}.pdf"
     with files.Staged() as staged:
         tmp = staged.add(target)
-        font = fonts.ensure("sans", fonts.BUILTIN["sans"])
+        font = fonts.builtin("sans")
         canvas = BoardCanvas(tmp, layout.page, f"{g.title} - {b.name}", forms, g.bleed, font, g.credits,
                              board.layouter.res.converted)
         canvas.define_forms(sorted(forms))

@@ -140,7 +140,7 @@ def sheet(paper: str = "letter", flip: str = "long") -> Calibration:
     page = presets.papers()[paper]
     W, H = page
     flip_t = flip_transform(page, flip)
-    sans = fonts.ensure("sans", fonts.BUILTIN["sans"])
+    sans = fonts.builtin("sans")
     bold = fonts.ensure("sans-bold", fonts.BUILTIN["sans-bold"])
     pairs = _pairs(page, flip)
     paper_name = {"letter": "Letter", "a4": "A4"}[paper]
@@ -268,7 +268,7 @@ def write(path: Path, paper: str = "letter", flip: str = "long") -> Calibration:
 
     cal = sheet(paper, flip)
     path = Path(path)
-    font = fonts.ensure("sans", fonts.BUILTIN["sans"])
+    font = fonts.builtin("sans")
     with files.Staged() as staged:
         tmp = staged.add(path)
         canvas = CardCanvas(tmp, cal.page, f"pnpgen duplex calibration ({paper}, {flip}-edge flip)", {}, 0.0,

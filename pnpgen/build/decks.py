@@ -52,6 +52,6 @@ def build_deck(game: GameSource, deck: DeckPlan, cards: Sequence[PrintCard], ico
         written, staged.written = staged.written, []
     targets = [v.target for v in batch]
     result = DeckResult(deck.id, targets[0], len(cards), sheets.sheets,
-                        sheets.sheets * (2 if sheets.has_backs else 1), sheets.per_sheet,
+                        sheets.sheets * sheets.pages_per_sheet, sheets.per_sheet,
                         sheets.notes + list(deck.layouter.warnings), targets, kept, drawn)
     return result, written

@@ -37,6 +37,11 @@ class DeckSheets:
         return len(self.runs)
 
     @property
+    def pages_per_sheet(self) -> int:
+        """Pages each sheet prints: its fronts, and its backs when the deck has any."""
+        return 2 if self.has_backs else 1
+
+    @property
     def per_sheet(self) -> int:
         return max(sheet.per_sheet for sheet, _ in self.runs) if self.runs else 0
 

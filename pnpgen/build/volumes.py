@@ -99,7 +99,7 @@ class DeckWriter:
                  out: Path):
         self.game, self.deck, self.sheets, self.forms = game, deck, sheets, forms
         self.cache, self.record, self.wanted, self.staged = cache, record, wanted, staged
-        self.slug_font = fonts.ensure("sans", fonts.BUILTIN["sans"])
+        self.slug_font = fonts.builtin("sans")
         self.maker = PageMaker(game, deck, sheets, slug)
         self.page_keys = self.inputs = None
         if cache.path is not None:
@@ -109,7 +109,7 @@ class DeckWriter:
                                  self.slug_font)
         self.job = workers.Job(self.finder, self.page_keys, cache.path, sheets, forms, game.game.bleed,
                                deck.layouter.res.converted)
-        self.per_sheet = 2 if sheets.has_backs else 1
+        self.per_sheet = sheets.pages_per_sheet
         self.forms_chars = charset([], forms, self.slug_font)
         self.kept = self.drawn = 0
 

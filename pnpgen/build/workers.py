@@ -92,7 +92,7 @@ class Job:
     def _work(self, share: Share, work, conn) -> None:
         """In the worker: lay out what has no facts, send them, wait for the font set, draw, send."""
         try:
-            per_sheet = 2 if self.sheets.has_backs else 1
+            per_sheet = self.sheets.pages_per_sheet
             found = []
             for p in share.pages:
                 if work.facts[p] is None:

@@ -110,7 +110,7 @@ def deck_faces(game: GameSource, options: Options | None = None, boards: bool = 
 def write_pages(path: Path | str, faces: list[Face], deck: DeckFaces, bleed: float, title: str) -> None:
     """One page per face, the page exactly the face's trim plus `bleed` mm on every side
     (drawings carry the game's bleed, so any bleed up to it is filled with art)."""
-    font = fonts.ensure("sans", fonts.BUILTIN["sans"])
+    font = fonts.builtin("sans")
     first = faces[0].size
     c = Canvas(str(path), pagesize=((first[0] + 2 * bleed) * MM, (first[1] + 2 * bleed) * MM), invariant=1,
                pageCompression=1, initialFontName=font, initialFontSize=6)

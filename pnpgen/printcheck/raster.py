@@ -117,7 +117,7 @@ class Backgrounds:
         import pypdfium2 as pdfium
 
         buffer = io.BytesIO()
-        font = fonts.ensure("sans", fonts.BUILTIN["sans"])
+        font = fonts.builtin("sans")
         c = Canvas(buffer, pagesize=(MM, MM), invariant=1, initialFontName=font, initialFontSize=6)
         painter = Painter(c, self.forms, pages[0].bleed, self.images)
         painter.define_forms(sorted(self.forms))
