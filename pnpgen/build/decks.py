@@ -44,7 +44,7 @@ def build_deck(game: GameSource, deck: DeckPlan, cards: Sequence[PrintCard], ico
             target = outdir / f"{name}.pdf"
             title = f"{g.title} - {deck.source.deck.name}" + (f" ({v + 1} of {len(volumes)})" if len(volumes) > 1
                                                                 else "")
-            batch.append(Volume(name, target, staged.add(target), title, runs, v * size, v))
+            batch.append(Volume(name, target, staged.add(target), title, runs, v * size, v, options.press()))
         writer = DeckWriter(game, deck, sheets, forms, slug, cache or PageCache(None), record, options.workers)
         kept, drawn = writer.write_all(batch)
         written, staged.written = staged.written, []

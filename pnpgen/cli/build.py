@@ -35,12 +35,15 @@ from .options import FLIP, PAPER, POSTER, back_offset, load_layout, selected
 @click.option("--layout", default=None, metavar="NAME|FILE",
               help="Lay card decks of its card size out on a custom sheet layout: a preset "
                    "(business-10up-letter, poker-9up-a4) or a layout .yaml file, e.g. for die-cut card stock.")
+@click.option("--pdfx", is_flag=True,
+              help="Decks and boards as PDF/X-1a:2003 for a print shop: CMYK through the shipped GRACoL "
+                   "press profile, output intent, TrimBox and BleedBox (every page drawn anew, no cache).")
 @click.option("--no-cache", is_flag=True,
               help="Draw every page anew and keep none (the cache in <out>/.cache copies unchanged pages).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress lines (errors and warnings still go to stderr).")
 @click.pass_obj
 def build(project: Project, game, out, paper, flip, back_offset, no_check, strict, seed, poster, booklet, layout,
-          no_cache, quiet):
+          pdfx, no_cache, quiet):
     """Build every game (or the GAMEs named) into out/<game>/<deck>.pdf.
 
     Each game's rules (cards/<game>/rules.yaml) are checked first; a game that breaks one
@@ -48,7 +51,7 @@ def build(project: Project, game, out, paper, flip, back_offset, no_check, stric
     talk = not quiet and sys.stderr.isatty()
     options = Options(out=out or project.root / "out", paper=paper, flip=flip, strict=strict, seed=seed,
                       back_offset=back_offset, poster=poster, booklet=booklet, lenient_rulebook=no_check,
-                      layout=load_layout(layout), cache=not no_cache, workers=None,
+                      layout=load_layout(layout), cache=not no_cache, workers=None, pdfx=pdfx,
                       progress=(lambda m: click.echo(f"  {m}", err=True)) if talk else (lambda m: None))
     failed = broken = False
     for name in selected(project, game):
