@@ -64,6 +64,9 @@ def build(project: Project, game, out, paper, flip, back_offset, no_check, stric
             failed = True
             continue
         broken = broken or outcome == "broken"
+    if pdfx:
+        click.echo("note: --pdfx: decks and boards are PDF/X-1a:2003; rulebook.pdf files are not PDF/X "
+                   "(RGB, for reading and home printing)", err=True)
     if failed:
         raise Reported(InputError.exit_code)
     if broken:
