@@ -104,7 +104,8 @@ def test_dtc_boxes_mark_the_cut_and_the_bleed(tmp_path):
         media = [float(v) for v in page.mediabox]
         assert [float(v) for v in page.bleedbox] == media
         trim = [float(v) for v in page.trimbox]
-        assert trim == pytest.approx([INCH_PT / 8, INCH_PT / 8, media[2] - INCH_PT / 8, media[3] - INCH_PT / 8], abs=0.01)
+        eighth = INCH_PT / 8
+        assert trim == pytest.approx([eighth, eighth, media[2] - eighth, media[3] - eighth], abs=0.01)
         assert trim[2] - trim[0] == pytest.approx(2.5 * INCH_PT, abs=0.01)   # a poker card: 2.5 x 3.5 in
         assert trim[3] - trim[1] == pytest.approx(3.5 * INCH_PT, abs=0.01)
 
@@ -124,7 +125,8 @@ def test_colours_print_close_to_the_rgb_asked_for_and_greys_in_black_ink_alone(t
 
 
 def test_a_see_through_image_is_keyed_out_not_soft_masked(tmp_path):
-    make_game(tmp_path, GAME, "name: Pics\ncard_size: poker\ntemplate: face\nfields:\n  title: {}\ncards:\n  - {title: A}\n",
+    deck = "name: Pics\ncard_size: poker\ntemplate: face\nfields:\n  title: {}\ncards:\n  - {title: A}\n"
+    make_game(tmp_path, GAME, deck,
               {"face": FACE + "  - image: {x: 10, y: 10, w: 40, h: 40, src: ring.png}\n"})
     ring = Image.new("RGBA", (40, 40), (0, 0, 0, 0))                 # transparent, with a yellow frame
     for x in range(40):
@@ -135,8 +137,8 @@ def test_a_see_through_image_is_keyed_out_not_soft_masked(tmp_path):
     path = export_game(load(Project(tmp_path), "mini"), "dtc", tmp_path / "out").folder / "deck" / "deck.pdf"
     assert preflight(path) == []
     reader = PdfReader(path)
-    images = [o.get_object() for o in _xobjects(reader.pages[0]["/Resources"]) if o.get_object()["/Subtype"] == "/Image"]
-    (image,) = images
+    drawn = [ref.get_object() for ref in _xobjects(reader.pages[0]["/Resources"])]
+    (image,) = [thing for thing in drawn if thing["/Subtype"] == "/Image"]
     assert image["/ColorSpace"] == "/DeviceCMYK" and "/SMask" not in image
     assert [int(v) for v in image["/Mask"]] == KEY_MASK
     page = pdfium.PdfDocument(str(path))[0].render(scale=4).to_pil().convert("RGB")

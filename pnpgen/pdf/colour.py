@@ -82,7 +82,8 @@ class PressColours:
 
     def _black_for(self, grey: int) -> float:
         """The black ink (0-1) alone that prints as light as the sRGB grey `grey` (0-255)."""
-        target = ImageCms.applyTransform(Image.new("RGB", (1, 1), (grey,) * 3), self._grey_lightness).getpixel((0, 0))[0]
+        swatch = Image.new("RGB", (1, 1), (grey,) * 3)
+        target = ImageCms.applyTransform(swatch, self._grey_lightness).getpixel((0, 0))[0]
         darker = [-v for v in self._black_lightness]          # rises with k, for bisect
         k = bisect.bisect_left(darker, -target)
         if k == 0:
