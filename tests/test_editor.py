@@ -260,7 +260,7 @@ def test_new_game_builds_and_checks(tmp_path):
 
     built = run("--root", tmp_path, "build", "my-game")
     assert built.exit_code == 0, built.output
-    assert "warning" not in built.output
+    assert "warning:" not in built.output and "0 warnings" in built.output
     pdf = tmp_path / "out/my-game/deck.pdf"
     assert pdf.read_bytes().startswith(b"%PDF")
     checked = run("--root", tmp_path, "check", "my-game")

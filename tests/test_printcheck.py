@@ -234,16 +234,24 @@ def test_layout_by_element_draws_what_layout_draws(project, bundled_games):
     assert faces > 200
 
 
+def _held_to_12pt(project, name):
+    """A bundled game whose text must be 12 pt or more: every kit then has findings to locate,
+    whether or not it passes at the default limits."""
+    game = load(project, name)
+    game.game = game.game.model_copy(update={"print": game.game.print.model_copy(update={"min_size": 12})})
+    return game
+
+
 def test_the_bundled_games_are_checked_quickly_and_alike_each_time(project, bundled_games):
     import time
 
     from pnpgen.printcheck import check_faces
 
     start = time.process_time()
-    first = {name: [str(f) for f in check_faces(plan_game(load(project, name)))] for name in bundled_games}
+    first = {name: [str(f) for f in check_faces(plan_game(_held_to_12pt(project, name)))] for name in bundled_games}
     spent = time.process_time() - start
-    again = {name: [str(f) for f in check_faces(plan_game(load(project, name)))] for name in bundled_games}
-    assert first == again and all(first.values())      # today every kit has findings
+    again = {name: [str(f) for f in check_faces(plan_game(_held_to_12pt(project, name)))] for name in bundled_games}
+    assert first == again and all(first.values())      # every kit has text under 12 pt
     for name, lines in first.items():
         for line in lines:
             path, number = line.split(":")[:2]
@@ -274,3 +282,22 @@ def test_build_strict_refuses_a_game_with_print_findings_and_builds_it_without(t
     assert plain.returncode == 0 and (root / "plain" / "mini" / "deck.pdf").is_file()
     clean = game(tmp_path / "clean", CLEAN)
     assert pnpgen("build", "--strict", "--out", "out", cwd=clean).returncode == 0
+
+
+def test_build_reports_as_asked_summary_quiet_verbose_and_github_annotations(tmp_path):
+    cut_short = '  - text: {x: 8, y: 30, w: 10, h: 4, text: "far too long for this box", size: 9, min_size: 9}\n'
+    root = game(tmp_path, face(cut_short))
+    line = line_of(root / TEMPLATE, "far too long")
+    plain = pnpgen("build", "--out", "out", cwd=root)
+    assert plain.returncode == 0
+    assert plain.stdout == f"mini: 1 PDF, 1 sheet of cards and tokens, 1 warning, in out/mini\n"
+    assert plain.stderr.startswith(f"warning: {TEMPLATE}:{line}: ")
+    quiet = pnpgen("build", "-q", "--out", "out", cwd=root)
+    assert quiet.returncode == 0 and quiet.stdout == "" and "warning: " in quiet.stderr
+    verbose = pnpgen("build", "-v", "--out", "out", cwd=root)
+    assert f"  wrote out/mini/deck.pdf\n" in verbose.stdout
+    assert "building mini" in verbose.stderr                  # progress lines, though not on a terminal
+    github = pnpgen("build", "--format", "github", "--out", "out", cwd=root)
+    (note,) = [n for n in github.stdout.splitlines() if n.startswith("::warning ")]
+    assert f"file={TEMPLATE},line={line}," in note and "title=mini%3A build::" in note and "does not fit" in note
+    assert "warning: " not in github.stderr

@@ -1,9 +1,10 @@
 """Swamped, read back from its PDFs: the values on edges and corners face outward, each back
 lands behind its own front, the Treasure count carries on behind the 3, maps are drawn from
-their data, and the cards come six to a sheet."""
+their data, the kit passes every print check, and the cards come six to a sheet."""
 
 from __future__ import annotations
 
+import json
 import math
 
 import pypdfium2 as pdfium
@@ -16,6 +17,7 @@ from pnpgen.build import load
 from pnpgen.game.expand import assign_numbers, expand
 from pnpgen.sheets.impose import impose
 
+from .clirun import pnpgen
 from .pdfread import code_centres
 
 MM = 72 / 25.4
@@ -191,11 +193,21 @@ def test_maps_are_drawn_from_their_data(built, project):
             for seg in edges:
                 (ax, ay), (bx, by) = seg
                 # a point on the edge, a third of the way along (clear of icons and corners)
-                mx = 2.45 + 14 * (ax + (bx - ax) / 3)
-                my = 2.45 + 14 * (ay + (by - ay) / 3)
+                mx = 3.65 + 13.6 * (ax + (bx - ax) / 3)    # 13.6 mm spaces, centred across
+                my = 2.45 + 13.6 * (ay + (by - ay) / 3)    # under the 2.45 mm top bank
                 px = image.getpixel((round((tx + mx) / 25.4 * dpi), round((H - (ty + th - my)) / 25.4 * dpi)))
                 is_wall = max(abs(p - q) for p, q in zip(px, wall)) < 40
                 assert is_wall == (seg in closed), (card.code, seg, px)
+
+
+def test_the_kit_passes_every_print_check(project):
+    """`pnpgen check swamped` finds nothing to report at the default limits: every card code
+    readable and 1.5 mm clear of the cut, walls and grid lines standing out from the water,
+    no type under 6 pt, and no rule broken."""
+    ran = pnpgen("check", "swamped", "--format", "json", "--strict", cwd=project.root)
+    data = json.loads(ran.stdout)
+    assert ran.returncode == 0, ran.stdout
+    assert data["print"] == [] and data["errors"] == 0 and data["warnings"] == 0
 
 
 def test_square_cards_come_six_to_a_letter_sheet(built):

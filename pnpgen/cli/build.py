@@ -10,7 +10,7 @@ import click
 from ..build import Options, Project, build_loaded, load
 from ..errors import InputError, Reported, RulesBroken
 from ..rules import has_rules
-from .options import FLIP, PAPER, POSTER, back_offset, load_layout, selected
+from .options import FLIP, PAPER, POSTER, annotation, back_offset, load_layout, selected
 
 
 @click.command()
@@ -40,31 +40,33 @@ from .options import FLIP, PAPER, POSTER, back_offset, load_layout, selected
                    "press profile, output intent, TrimBox and BleedBox (every page drawn anew, no cache).")
 @click.option("--no-cache", is_flag=True,
               help="Draw every page anew and keep none (the cache in <out>/.cache copies unchanged pages).")
-@click.option("-q", "--quiet", is_flag=True, help="No progress lines (errors and warnings still go to stderr).")
+@click.option("--format", "fmt", type=click.Choice(["text", "github"]), default="text", show_default=True,
+              help="text for people; github: warnings and errors as workflow annotations.")
+@click.option("-q", "--quiet", is_flag=True, help="No summary or progress lines (errors and warnings still show).")
+@click.option("-v", "--verbose", is_flag=True, help="Progress lines even when not on a terminal, and every file written.")
 @click.pass_obj
 def build(project: Project, game, out, paper, flip, back_offset, no_check, strict, seed, poster, booklet, layout,
-          pdfx, no_cache, quiet):
+          pdfx, no_cache, fmt, quiet, verbose):
     """Build every game (or the GAMEs named) into out/<game>/<deck>.pdf.
 
     Each game's rules (cards/<game>/rules.yaml) are checked first; a game that breaks one
     is not built (exit status 1) unless --no-check is given."""
-    talk = not quiet and sys.stderr.isatty()
+    say = Say(fmt, quiet, verbose)
     options = Options(out=out or project.root / "out", paper=paper, flip=flip, strict=strict, seed=seed,
                       back_offset=back_offset, poster=poster, booklet=booklet, lenient_rulebook=no_check,
                       layout=load_layout(layout), cache=not no_cache, workers=None, pdfx=pdfx,
-                      progress=(lambda m: click.echo(f"  {m}", err=True)) if talk else (lambda m: None))
+                      progress=say.progress)
     failed = broken = False
     for name in selected(project, game):
-        if talk:
-            click.echo(f"building {name}", err=True)
+        say.progress(f"building {name}", indent="")
         try:
-            outcome = _build_one(project, name, options, check=not no_check)
+            outcome = _build_one(project, name, options, not no_check, say)
         except InputError as exc:     # shown now, in order; the next game still builds
-            exc.show()
+            say.input_error(exc, name)
             failed = True
             continue
         broken = broken or outcome == "broken"
-    if pdfx:
+    if pdfx and not quiet:
         click.echo("note: --pdfx: decks and boards are PDF/X-1a:2003; rulebook.pdf files are not PDF/X "
                    "(RGB, for reading and home printing)", err=True)
     if failed:
@@ -73,7 +75,48 @@ def build(project: Project, game, out, paper, flip, back_offset, no_check, stric
         raise RulesBroken()
 
 
-def _build_one(project: Project, name: str, options: Options, check: bool) -> str:
+class Say:
+    """Where a build's words go: warnings and errors always (as text on stderr, or as GitHub
+    annotations), a summary line a game on stdout unless quiet, progress lines on stderr when
+    it is a terminal or when verbose."""
+
+    def __init__(self, fmt: str, quiet: bool, verbose: bool):
+        self.fmt, self.quiet, self.verbose = fmt, quiet, verbose and not quiet
+        self.talk = not quiet and (verbose or sys.stderr.isatty())
+
+    def progress(self, message: str, indent: str = "  ") -> None:
+        if self.talk:
+            click.echo(indent + message, err=True)
+
+    def problem(self, level: str, problem, title: str) -> None:
+        """A warning or error located in a file (a Notice, a rule violation, a print finding)."""
+        if self.fmt == "github":
+            click.echo(annotation(level, str(problem.path), problem.line, title, problem.message))
+        else:
+            click.echo(str(problem), err=True)
+
+    def input_error(self, exc: InputError, game: str) -> None:
+        if self.fmt == "github":
+            for p in exc.problems:
+                self.problem("error", p, f"{game}: invalid input")
+        else:
+            exc.show()
+
+    def summary(self, game: str, results: list, outdir: Path) -> None:
+        """What one game's build wrote: PDFs, sheets, warnings."""
+        files = [p for r in results for p in (r.volumes or [r.path])]
+        warnings = sum(len(r.warnings) for r in results)
+        if self.verbose:
+            for path in files:
+                click.echo(f"  wrote {path}")
+        if not self.quiet:
+            sheets = sum(r.sheets for r in results)
+            click.echo(f"{game}: {len(files)} PDF{'s' if len(files) != 1 else ''}, {sheets} sheet"
+                       f"{'s' if sheets != 1 else ''} of cards and tokens, {warnings} warning"
+                       f"{'s' if warnings != 1 else ''}, in {outdir}")
+
+
+def _build_one(project: Project, name: str, options: Options, check: bool, say: Say) -> str:
     """Check one game's rules, then build it (printing violations and warnings): "built" or
     "broken" (rule errors; not built)."""
     source = load(project, name)
@@ -81,20 +124,22 @@ def _build_one(project: Project, name: str, options: Options, check: bool) -> st
         from ..rules.ruleset import check_game     # (only now: a game without rules starts faster)
         report = check_game(source)
         for v in report.violations:
-            click.echo(str(v), err=True)
+            say.problem(v.severity, v, f"{name}/{v.deck}: {v.rule}")
         if report.errors:
             click.echo(f"{name}: not built: {len(report.errors)} rule error(s); fix them or "
                        "build with --no-check", err=True)
             return "broken"
     if options.strict:
-        _refuse_print_findings(source)
-    for r in build_loaded(source, options):
+        _refuse_print_findings(source, say)
+    results = build_loaded(source, options)
+    for r in results:
         for w in r.warnings:
-            click.echo(str(w), err=True)
+            say.problem("warning", w, f"{name}: build")
+    say.summary(name, results, options.out / name)
     return "built"
 
 
-def _refuse_print_findings(source) -> None:
+def _refuse_print_findings(source, say: Say) -> None:
     """Under --strict, what `pnpgen check` finds in print (text too small or faint, text in the
     cut zone) stops the game's build, as text cut short does."""
     from ..build import plan_game
@@ -102,7 +147,7 @@ def _refuse_print_findings(source) -> None:
     findings = check_faces(plan_game(source))
     if findings:
         for finding in findings:
-            click.echo(str(finding), err=True)
+            say.problem("error", finding, f"{source.id}/{finding.deck}: {finding.rule}")
         raise InputError.at(source.rel(source.root), None,
                             f"not built under --strict: {len(findings)} print finding(s) above; fix them "
                             "(pnpgen check lists them) or build without --strict")

@@ -11,7 +11,7 @@ from ..build import Project, check_rulebook, load, plan_game
 from ..errors import InputError, Reported, RulesBroken
 from ..printcheck import Finding, check_faces
 from ..rules.ruleset import Report, Violation, check_game
-from .options import selected
+from .options import annotation, selected
 
 
 @click.command()
@@ -71,7 +71,7 @@ def _count(findings: list[Finding], severity: str) -> int:
 def _show_input_error(exc: InputError, fmt: str) -> None:
     if fmt == "github":
         for p in exc.problems:
-            click.echo(_annotation("error", str(p.path), p.line, "invalid input", p.message))
+            click.echo(annotation("error", str(p.path), p.line, "invalid input", p.message))
     else:
         click.echo(json.dumps({"input_errors": [{"file": str(p.path), "line": p.line, "message": p.message}
                                                 for p in exc.problems]}, indent=2))
@@ -82,7 +82,7 @@ def _show_text(reports: list[GameReport], fmt: str, errors: int, warnings: int) 
     the summary line."""
     for v in [v for r in reports for v in r.violations] + [f for r in reports for f in r.prints]:
         if fmt == "github":
-            click.echo(_annotation(v.severity, v.path, v.line, f"{v.game}/{v.deck}: {v.rule}", v.message))
+            click.echo(annotation(v.severity, v.path, v.line, f"{v.game}/{v.deck}: {v.rule}", v.message))
         else:
             click.echo(str(v))
     rules = sum(r.rules for r in reports)
@@ -103,12 +103,3 @@ def _rulebook_violations(source) -> list[Violation]:
                 for p in mine]
     return []
 
-
-def _annotation(level: str, path: str, line, title: str, message: str) -> str:
-    """A GitHub Actions workflow command: ::error file=...,line=...,title=...::message"""
-    def prop(value):
-        return str(value).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A") \
-            .replace(":", "%3A").replace(",", "%2C")
-    data = message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-    where = f"file={prop(path)}" + (f",line={line}" if line else "")
-    return f"::{level} {where},title={prop(title)}::{data}"

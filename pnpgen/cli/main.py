@@ -15,9 +15,9 @@ from ..build import Project
 from ..errors import PnpgenError
 
 COMMANDS = {"build": ("build", "build"), "calibrate": ("calibrate", "calibrate"), "changes": ("changes", "changes"),
-            "check": ("check", "check"), "export": ("export", "export"), "list": ("listing", "list_"),
-            "new": ("new", "new"), "preview": ("preview", "preview"), "reprint": ("changes", "reprint"),
-            "schema": ("schema", "schema")}
+            "check": ("check", "check"), "examples": ("examples", "examples"), "export": ("export", "export"),
+            "list": ("listing", "list_"), "new": ("new", "new"), "preview": ("preview", "preview"),
+            "reprint": ("changes", "reprint"), "schema": ("schema", "schema")}
 """Command name -> (its module in pnpgen.cli, the click command's name there)."""
 
 

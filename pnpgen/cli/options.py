@@ -44,3 +44,13 @@ POSTER = click.Choice(list(presets.posters()))
 """--poster: the poster sizes a print shop prints a board whole on (presets/sizes.yaml `posters:`)."""
 FLIP = click.Choice(["long", "short"])
 """--flip: the duplex flip edge."""
+
+
+def annotation(level: str, path: str, line, title: str, message: str) -> str:
+    """A GitHub Actions workflow command: ::error file=...,line=...,title=...::message"""
+    def prop(value):
+        return str(value).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A") \
+            .replace(":", "%3A").replace(",", "%2C")
+    data = message.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    where = f"file={prop(path)}" + (f",line={line}" if line else "")
+    return f"::{level} {where},title={prop(title)}::{data}"

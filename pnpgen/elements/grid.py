@@ -1,5 +1,5 @@
 """`grid`: a square grid of spaces drawn from the card's data (a map: rows of symbols and a
-list of walls, in the notation of pnpgen/maps/gridmap.py), with walls on the grid lines and an
+list of walls, written as docs/maps.md describes), with walls on the grid lines and an
 icon for each symbol. The rules-check reads the same data with the same parser."""
 
 from __future__ import annotations

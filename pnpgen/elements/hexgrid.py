@@ -1,5 +1,5 @@
 """`hexgrid`: a board of hexes from rows of terrain codes in the board's data (a fixed map,
-or one drawn by the seeded generator, pnpgen/maps/hexmap.py): each hex filled with its
+or one drawn from a seed; notation in docs/maps.md): each hex filled with its
 terrain's colour and marked with its icon and number, so terrain is told apart by symbol
 as well as colour; shared edges are drawn once; start hexes ringed in player colours."""
 
@@ -58,7 +58,7 @@ class HexGrid(Element):
     starts: list[str] = []
     """Player colours: ring the start hexes (as far apart as the board allows) in them, in order."""
     den: str = "6"
-    """Terrain code of the start hexes (see pnpgen/maps/hexmap.py)."""
+    """Terrain code of the start hexes (Dens): each ring goes on the Den nearest its player's start."""
 
     def ops(self, ctx):
         from ..maps import hexmap  # the board geometry lives with the generator

@@ -1,6 +1,6 @@
 """`trails`: a point-to-point trail board drawn from data: places (a hub, red safety
 intersections, towns, junction spaces) and the trails between them, each with its count of
-plain spaces, in the notation of pnpgen/maps/trailmap.py. Trails are drawn as lines with their
+plain spaces, written as docs/maps.md describes. Trails are drawn as lines with their
 spaces strung along them; a town as a ring of numbered red circles with its name beside; the
 hub large, with its name. The rules-check reads the same data with the same parser."""
 
@@ -16,7 +16,7 @@ from .text import PT, Text
 
 class Trails(Element):
     places: str | dict
-    """The places, id -> {x, y, kind, name}: usually '{{ places }}' (see pnpgen/maps/trailmap.py)."""
+    """The places, id -> {x, y, kind, name}: usually '{{ places }}' (see docs/maps.md)."""
     trails: str | list
     """The trails, [{from, to, spaces, via}, ...]: usually '{{ trails }}'."""
     x: Coord = 0

@@ -281,7 +281,7 @@ class Deck(Schema):
 
 
 class HexGenerate(Schema):
-    """A seeded random hex map (pnpgen/maps/hexmap.py) whose rows fill one of the board's fields;
+    """A seeded random hex map (how it is drawn: docs/maps.md) whose rows fill one of the board's fields;
     `pnpgen build --seed N` draws another."""
 
     cols: int = Field(ge=2, le=60)
@@ -303,7 +303,8 @@ class HexGenerate(Schema):
     water: str = "5"
     """Terrain code that blocks movement; it never cuts the land in two."""
     max_cluster: dict[str, int] = {}
-    """Terrain code -> the largest connected patch of it allowed (defaults in pnpgen/maps/hexmap.py)."""
+    """Terrain code -> the largest connected patch of it allowed (default: 3 for
+    the water code and for 7 and 0, Swarm's Mud and Sand; 5 for any other)."""
     field: str = Field("hexes", pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
     """The field the map's rows go into (the template also sees `seed`)."""
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel
 
+from .. import presets
 from ..elements import ELEMENTS
 from ..game import models
 from ..rulebook.source import FrontMatter
@@ -63,8 +64,8 @@ FILE_KINDS: tuple[FileKind, ...] = (
              editable=False),
     FileKind("rules", "cards/<game>/rules.yaml", ruleset.RulesFile,
              (Topic("rule", "an entry of rules.yaml `rules:`", ruleset.Rule), *_check_parts())),
-    FileKind("layout", "a custom sheet layout: `pnpgen build --layout FILE` (or a preset's NAME, "
-             "pnpgen/presets/layouts/NAME.yaml)", custom_layout.Layout,
+    FileKind("layout", "a custom sheet layout: `pnpgen build --layout FILE` (or a preset's NAME: "
+             f"{', '.join(presets.layouts())})", custom_layout.Layout,
              (Topic("layout.slot", "an entry of a layout's `slots:`", custom_layout.LayoutSlot),
               Topic("layout.grid", "a layout's `grid:`", custom_layout.LayoutGrid)),
              schema_where="a sheet layout for pnpgen build --layout"),
