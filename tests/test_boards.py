@@ -225,21 +225,21 @@ def test_a_fold_over_standee_shows_the_figure_upright_on_both_panels(project):
     groups = [op for op in body if isinstance(op, ops.Group)]
     assert len(groups) == 2
     back, front = groups
-    assert back.transform == pytest.approx((1, 0, 0, 1, 0, 60))
-    assert front.transform == pytest.approx((-1, 0, 0, -1, 25, 60), abs=1e-9)   # turned about (12.5, 60)
+    assert back.transform == pytest.approx((1, 0, 0, 1, 0, 49.5))
+    assert front.transform == pytest.approx((-1, 0, 0, -1, 15, 49.5), abs=1e-9)   # turned about (7.5, 49.5)
     assert back.body == front.body   # the same figure
 
     def apply(t, x, y):
         a, b, c, d, e, f = t
         return a * x + c * y + e, b * x + d * y + f
     # a point of the figure lands at mirror positions through the middle of the fold
-    for u, v in ((3, 5), (12.5, 44), (20, 30)):
+    for u, v in ((3, 5), (7.5, 37.6), (13, 30)):
         (bx, by), (fx, fy) = apply(back.transform, u, v), apply(front.transform, u, v)
-        assert ((bx + fx) / 2, (by + fy) / 2) == pytest.approx((12.5, 60))
-        assert 60 <= by <= 105 and 15 <= fy <= 60
+        assert ((bx + fx) / 2, (by + fy) / 2) == pytest.approx((7.5, 49.5))
+        assert 49.5 <= by <= 94.5 and 4.5 <= fy <= 49.5
     folds = sorted(op.points[0][1] for op in body if isinstance(op, ops.Path) and not op.closed
                    and op.points[0][1] == op.points[1][1] and op.paint.dash)
-    assert folds == [15, 60, 105]
+    assert folds == [4.5, 49.5, 94.5]
 
 
 def test_island_rules_catch_a_space_cut_off_by_pits(project, tmp_path):
@@ -263,7 +263,9 @@ def test_island_rules_catch_a_space_cut_off_by_pits(project, tmp_path):
 
 def test_every_playmat_zone_holds_a_card(project):
     """SMT-18: the Swamp has 4 front-row and 3 back-row spaces, the Champion, Deck, Discard/
-    Jail, Utility/Event, Capitol and the Bank, each at least a poker card's size."""
+    Jail, Utility, Event / Gambit, Capitol and the Bank, each at least a poker card's size
+    under its name band; the front-row and Champion spaces take a card turned sideways too
+    (88.9 mm both ways), as a Persona's status needs."""
     from pnpgen import ops
     from pnpgen.layout.boards import board_card
     from pnpgen.build import load
@@ -274,14 +276,30 @@ def test_every_playmat_zone_holds_a_card(project):
     layouter = Layouter(game, deck)
     body = [inner for op in layouter.layout(card, card.front)
             for inner in (layouter.forms[op.name].body if isinstance(op, ops.Form) else [op])]
-    labels = [op.lines[0][2][0].text for op in body if isinstance(op, ops.Text)]
+    labels = [op for op in body if isinstance(op, ops.Text)]
+    names = [op.lines[0][2][0].text for op in labels]
     for zone, n in (("FRONT ROW", 4), ("BACK ROW", 3), ("CHAMPION", 1), ("DECK", 1), ("DISCARD / JAIL", 1),
-                    ("UTILITY / EVENT", 1), ("CAPITOL", 1), ("BANK", 1)):
-        assert labels.count(zone) == n, zone
+                    ("UTILITY", 1), ("EVENT / GAMBIT", 1), ("CAPITOL", 1), ("BANK", 1)):
+        assert names.count(zone) == n, zone
     paper = layouter.res.color("paper")
-    panels = [op for op in body if isinstance(op, ops.Rect) and op.paint.fill == paper and op.paint.stroke is not None]
-    assert len(panels) >= 13
-    assert all(p.w >= 63.5 and p.h >= 88.9 for p in panels), [(p.w, p.h) for p in panels]
+    rects = [op for op in body if isinstance(op, ops.Rect)]
+    panels = [op for op in rects if op.paint.fill == paper and op.paint.stroke is not None]
+    assert len(panels) >= 14
+
+    def room(label):
+        """The (w, h) a card has in the panel a name band sits on: the panel less its band."""
+        y_label = label.lines[0][1]
+        (panel,) = [p for p in panels if p.x <= label.cx <= p.x + p.w and p.y <= y_label <= p.y + 8]
+        (band,) = [b for b in rects if (b.x, b.y, b.w) == (panel.x, panel.y, panel.w) and b.h < panel.h
+                   and b.paint.fill != paper]
+        return panel.w, panel.h - band.h
+    for label, name in zip(labels, names):
+        if name in ("FRONT ROW", "BACK ROW", "CHAMPION", "DECK", "DISCARD / JAIL", "UTILITY", "EVENT / GAMBIT",
+                    "CAPITOL"):
+            w, h = room(label)
+            assert w >= 63.5 and h >= 88.9, (name, w, h)
+            if name in ("FRONT ROW", "CHAMPION"):
+                assert min(w, h) >= 88.9 + 4, (name, w, h)   # turned sideways, with room to place it
 
 
 FIXED_GAME = """title: Fixed
