@@ -10,7 +10,8 @@ from ..game.loader import GameSource
 from ..ops import FormDef
 from ..pdf.canvas import BoardCanvas
 from ..pdf.pdfx import make_pdfx, set_boxes
-from ..sheets.tile import poster, tile
+from ..printcheck.boards import board_tiling, region_keeps, side_keeps
+from ..sheets.tile import poster
 from .manifest import Manifest
 from .options import Options
 from .plan import BoardPlan
@@ -34,10 +35,14 @@ def build_board(game: GameSource, board: BoardPlan, icons: dict, outdir: Path, o
     """Draw a board (each side once, as a form) onto tiles or a poster page, into a temporary
     file; returns the result and that file, for the caller to rename into place."""
     g, b = game.game, board.source.board
-    page = presets.papers()[options.poster or options.paper or g.paper]
-    layout = poster(page, b.size, g.bleed, g.printer_margin) if options.poster else \
-        tile(page, b.size, g.bleed, g.printer_margin, b.overlap)
     forms, sides = board_forms(board, icons)
+    if options.poster:
+        layout = poster(presets.papers()[options.poster], b.size, g.bleed, g.printer_margin)
+    else:
+        keeps = region_keeps(board.source)
+        for name, _ in sides:
+            keeps += side_keeps(game.id, board.id, b.size, g.bleed, forms[name].body)
+        layout = board_tiling(g, b, keeps, options.paper)
     target = outdir / f"{board.id}.pdf"
     with files.Staged() as staged:
         tmp = staged.add(target)

@@ -328,8 +328,9 @@ class BoardCanvas(CardCanvas):
         steps = [f"{len(layout.tiles)} pages, {layout.cols} across and {layout.rows} down"
                  + (f", for each of the {sides} sides." if sides > 1 else "."),
                  "Print at 100 % (actual size), single-sided.",
-                 "Each page but the first of its row and column has a dashed 'cut' line: cut it there,",
-                 f"lay it over its neighbour so the + marks meet ({layout.overlap:g} mm overlap), and glue.",
+                 "Each page but the first of its row and column has a dashed 'cut' line: cut it there and",
+                 "lay it over its neighbour, its cut edge on the arrow tips and its short lines running on",
+                 "from the arrows' lines; then glue.",
                  "Finally cut the board out along its crop marks."]
         for i, line in enumerate(steps):
             c.drawString(15 * MM, (H - 30 - 5 * i) * MM, line)
