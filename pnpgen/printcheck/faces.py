@@ -82,6 +82,7 @@ class Face:
     texts: list = field(default_factory=list)
     lines: list = field(default_factory=list)
     background: list = field(default_factory=list)
+    drawn_by: list = field(default_factory=list)   # the Where of each background operation
 
     @property
     def label(self) -> str:
@@ -118,7 +119,10 @@ def read_face(face: Face, drawn: list, where_of) -> Face:
     """Fill `face` from `drawn`, the (element index or 'code', operations) pairs of
     Layouter.layout_by_element; `where_of(index)` names the template line of each."""
     for index, body in drawn:
-        face.background += _walk(face, body, IDENTITY, where_of(index), index == "code")
+        where = where_of(index)
+        kept = _walk(face, body, IDENTITY, where, index == "code")
+        face.background += kept
+        face.drawn_by += [where] * len(kept)
     return face
 
 

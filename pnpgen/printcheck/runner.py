@@ -21,23 +21,27 @@ def check_faces(plan) -> list[Finding]:
     gathered = Gathered(limits.severity)
     backgrounds = Backgrounds(plan.icons, plan.resources.converted)
     pixels = any(check.PIXELS for check in CHECKS.values())
+    seen = {name: {} for name, check in CHECKS.items() if getattr(check, "ACROSS", False)}
     chunk: list[Face] = []
     for face in _faces(plan):
         chunk.append(face)
         if len(chunk) == CHUNK:
-            _check(chunk, limits, backgrounds, pixels, gathered)
+            _check(chunk, limits, backgrounds, pixels, gathered, seen)
             chunk = []
     if chunk:
-        _check(chunk, limits, backgrounds, pixels, gathered)
+        _check(chunk, limits, backgrounds, pixels, gathered, seen)
     return gathered.findings()
 
 
-def _check(faces: list[Face], limits, backgrounds: Backgrounds, pixels: bool, gathered: Gathered) -> None:
+def _check(faces: list[Face], limits, backgrounds: Backgrounds, pixels: bool, gathered: Gathered,
+           seen: dict) -> None:
     if pixels:
         backgrounds.prepare(faces)
     for face in faces:
-        for check in CHECKS.values():
-            for hit in check.inspect(face, limits, backgrounds):
+        for name, check in CHECKS.items():
+            found = check.inspect(face, limits, backgrounds, seen[name]) if name in seen else \
+                check.inspect(face, limits, backgrounds)
+            for hit in found:
                 gathered.add(hit)
 
 
