@@ -8,6 +8,7 @@ import json
 import click
 
 from ..build import Project, check_rulebook, load, plan_game
+from ..build.printing import printing
 from ..errors import InputError, Reported, RulesBroken
 from ..printcheck import Finding, check_faces
 from ..rules.ruleset import Report, Violation, check_game
@@ -61,7 +62,8 @@ def _report(project: Project, name: str) -> GameReport:
     source = load(project, name)
     report = check_game(source)
     report.violations += _rulebook_violations(source)
-    return GameReport(report, check_faces(plan_game(source)))
+    plan = plan_game(source)
+    return GameReport(report, check_faces(plan, printing(plan)))
 
 
 def _count(findings: list[Finding], severity: str) -> int:

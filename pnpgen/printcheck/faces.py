@@ -83,6 +83,8 @@ class Face:
     lines: list = field(default_factory=list)
     background: list = field(default_factory=list)
     drawn_by: list = field(default_factory=list)   # the Where of each background operation
+    template: str = ""   # the template file that draws the face
+    placements: list = field(default_factory=list)  # placing.Placement: where it prints on the paper
 
     @property
     def label(self) -> str:
