@@ -8,10 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import presets
+from ..rulebook.printing import Kit, KitFile
 from ..sheets.tile import Layout, poster, tile
 from .options import Options
 from .pages import DeckSheets, plan_sheets
-from .plan import GamePlan, with_game_layout
+from .plan import GamePlan, has_rulebook, with_game_layout
 
 
 @dataclass
@@ -42,3 +43,47 @@ def printing(plan: GamePlan, options: Options | None = None) -> Printing:
         boards[board.id] = poster(presets.papers()[options.poster], b.size, g.bleed, g.printer_margin) \
             if options.poster else tile(page, b.size, g.bleed, g.printer_margin, b.overlap)
     return Printing(paper, page, options.flip or g.flip, g.printer_margin, decks, boards)
+
+
+def kit(plan: GamePlan, paper: Printing, options: Options | None = None) -> Kit:
+    """The kit's files and how each prints, as the rulebook's printing section and `pnpgen
+    list` tell it."""
+    options = options or Options()
+    out = Kit(paper.paper, paper.flip, rulebook=has_rulebook(plan.game), booklet=options.booklet)
+    for deck in plan.decks:
+        sheets = paper.decks[deck.id]
+        if not sheets.sheets:
+            continue
+        first = sheets.runs[0][0]
+        out.crop_marks |= any(getattr(sheet, "marks", ()) for sheet, _ in sheets.runs)
+        out.ticks |= any(getattr(sheet, "ticks", ()) for sheet, _ in sheets.runs)
+        out.files.append(KitFile(deck.id, _deck_files(deck.id, sheets.sheets, options.volume_sheets),
+                                 "tokens" if deck.source.deck.pack else "cards", deck.source.deck.name,
+                                 _holds(deck, sheets), sheets.sheets, sheets.sheets * sheets.pages_per_sheet,
+                                 sheets.has_backs, getattr(first, "cut", "outline")))
+    for board in plan.boards:
+        layout, b = paper.boards[board.id], board.source.board
+        sides = 2 if b.back else 1
+        pages = sides * (len(layout.tiles) + (1 if len(layout.tiles) > 1 and not layout.poster else 0))
+        w, h = b.size
+        where = "on one page" if len(layout.tiles) == 1 else \
+            f"on {len(layout.tiles)} pages to tape together, after a page that maps them"
+        out.files.append(KitFile(board.id, f"{board.id}.pdf", "board", b.name,
+                                 f"{b.name}: a {w:g} × {h:g} mm board{', two-sided' if sides == 2 else ''}, "
+                                 f"{where}", pages, pages, sides == 2))
+    return out
+
+
+def _deck_files(deck_id: str, sheets: int, each: int) -> str:
+    """The deck's file, or its volumes' files when it is split."""
+    volumes = -(-sheets // max(1, each))
+    return f"{deck_id}.pdf" if volumes == 1 else f"{deck_id}-1.pdf to {deck_id}-{volumes}.pdf"
+
+
+def _holds(deck, sheets: DeckSheets) -> str:
+    """What a deck's file holds, in words: 'Common: 54 cards, 63.5 × 88.9 mm, 9 a sheet'."""
+    n, name = len(deck.cards), deck.source.deck.name
+    if deck.source.deck.pack:
+        return f"{name}: {n} piece{'s' if n != 1 else ''} at their own sizes"
+    w, h = deck.source.size
+    return f"{name}: {n} card{'s' if n != 1 else ''}, {w:g} × {h:g} mm, {sheets.per_sheet} a sheet"
