@@ -330,3 +330,20 @@ def test_letters_between_inline_icons_are_read_against_the_paper_not_the_icons(t
     game(tmp_path, face(band, line), icons)
     found = only(check_json(root)[1], "print-contrast")
     assert "'5 :disc: :disc: :disc: 3' in #333333 on #444444" in found["message"]
+
+
+def test_the_example_in_docs_printcheck_gives_the_output_shown_there(tmp_path):
+    """docs/printcheck.md's small game, written out from the page, checked: the page shows
+    exactly what `pnpgen check` prints for it."""
+    import re
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parent.parent / "docs" / "printcheck.md").read_text()
+    files = re.findall(r"```yaml\n# ((?:cards|templates)/\S+)\n(.*?)```", page, re.S)
+    assert len(files) == 3
+    for path, text in files:
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text)
+    (shown,) = re.findall(r"```text\n\$ pnpgen check\n(.*?)```", page, re.S)
+    ran = pnpgen("check", cwd=tmp_path)
+    assert ran.returncode == 0 and ran.stdout == shown
