@@ -37,6 +37,7 @@ CHROMIUM, CHROMEDRIVER = Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver"
 
 GAME = "title: Mini Quest\ncode: MQ\n"
 FACE = """size: poker
+code: {color: "#ffffff"}
 elements:
   - rect: {x: 0, y: 0, w: 63.5, h: 88.9, fill: "#2a6f3a", bleed: true}
   - text: {x: 5, y: 40, w: 53.5, h: 12, text: "{{ title }}", size: 14, color: "#ffffff"}

@@ -301,3 +301,49 @@ def test_build_reports_as_asked_summary_quiet_verbose_and_github_annotations(tmp
     (note,) = [n for n in github.stdout.splitlines() if n.startswith("::warning ")]
     assert f"file={TEMPLATE},line={line}," in note and "title=mini%3A build::" in note and "does not fit" in note
     assert "warning: " not in github.stderr
+
+
+def test_text_on_an_inline_icon_is_read_against_the_icon(tmp_path):
+    """A number set on a large inline icon (a line of icons only) is read against the icon,
+    not the paper under it: white on the black disc passes, black on it is found."""
+    icons = GAME + ('icons:\n  disc:\n    size: [10, 10]\n'
+                    '    elements: [{circle: {x: 5, y: 5, r: 5, fill: "#000000"}}]\n')
+    disc = '  - text: {x: 10, y: 30, w: 30, h: 30, text: ":disc:", size: 60, align: center, valign: middle}\n'
+    number = '  - text: {x: 10, y: 30, w: 30, h: 30, text: "7", size: 20, color: "#ffffff", align: center, valign: middle}\n'
+    root = game(tmp_path, face(disc, number), icons)
+    assert check_json(root)[1]["print"] == []
+    game(tmp_path, face(disc, number.replace("#ffffff", "#222222")), icons)
+    found = only(check_json(root)[1], "print-contrast")
+    assert found["line"] == line_of(root / TEMPLATE, '"7"')
+    assert "text '7' in #222222 on #000000" in found["message"]
+
+
+def test_letters_between_inline_icons_are_read_against_the_paper_not_the_icons(tmp_path):
+    """'5 :disc: 3' in dark ink on white: the black disc between the digits is not under any
+    letter, so it does not lower their contrast; the same digits on a dark band are found."""
+    icons = GAME + ('icons:\n  disc:\n    size: [10, 10]\n'
+                    '    elements: [{circle: {x: 5, y: 5, r: 5, fill: "#000000"}}]\n')
+    line = '  - text: {x: 8, y: 30, w: 47, h: 10, text: "5 :disc: :disc: :disc: 3", size: 9, color: "#333333"}\n'
+    root = game(tmp_path, face(line), icons)
+    assert check_json(root)[1]["print"] == []
+    band = '  - rect: {x: 5, y: 28, w: 53, h: 12, fill: "#444444"}\n'
+    game(tmp_path, face(band, line), icons)
+    found = only(check_json(root)[1], "print-contrast")
+    assert "'5 :disc: :disc: :disc: 3' in #333333 on #444444" in found["message"]
+
+
+def test_the_example_in_docs_printcheck_gives_the_output_shown_there(tmp_path):
+    """docs/printcheck.md's small game, written out from the page, checked: the page shows
+    exactly what `pnpgen check` prints for it."""
+    import re
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parent.parent / "docs" / "printcheck.md").read_text()
+    files = re.findall(r"```yaml\n# ((?:cards|templates)/\S+)\n(.*?)```", page, re.S)
+    assert len(files) == 3
+    for path, text in files:
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text)
+    (shown,) = re.findall(r"```text\n\$ pnpgen check\n(.*?)```", page, re.S)
+    ran = pnpgen("check", cwd=tmp_path)
+    assert ran.returncode == 0 and ran.stdout == shown

@@ -36,13 +36,7 @@ def build_board(game: GameSource, board: BoardPlan, icons: dict, outdir: Path, o
     file; returns the result and that file, for the caller to rename into place."""
     g, b = game.game, board.source.board
     forms, sides = board_forms(board, icons)
-    if options.poster:
-        layout = poster(presets.papers()[options.poster], b.size, g.bleed, g.printer_margin)
-    else:
-        keeps = region_keeps(board.source)
-        for name, _ in sides:
-            keeps += side_keeps(game.id, board.id, b.size, g.bleed, forms[name].body)
-        layout = board_tiling(g, b, keeps, options.paper)
+    layout = board_layout(game, board, options, [forms[name].body for name, _ in sides])
     target = outdir / f"{board.id}.pdf"
     with files.Staged() as staged:
         tmp = staged.add(target)
@@ -65,6 +59,21 @@ def build_board(game: GameSource, board: BoardPlan, icons: dict, outdir: Path, o
             manifest.board(board.source, forms, sides, layout, placed)
         staged.written = []
     return DeckResult(board.id, target, 0, len(layout.tiles), pages, 0, list(board.layouter.warnings)), tmp
+
+
+def board_layout(game: GameSource, board: BoardPlan, options: Options, bodies: list | None = None):
+    """How the board goes onto paper with `options`: whole on a poster page, or tiled with its
+    seams round its text (that of `bodies`, each side's drawing, laid out here when not given)
+    and its `keep_whole:` regions."""
+    g, b = game.game, board.source.board
+    if options.poster:
+        return poster(presets.papers()[options.poster], b.size, g.bleed, g.printer_margin)
+    if bodies is None:
+        bodies = [tuple(board.layouter.layout(board.card, template)) for template in board.sides]
+    keeps = region_keeps(board.source)
+    for body in bodies:
+        keeps += side_keeps(game.id, board.id, b.size, g.bleed, body)
+    return board_tiling(g, b, keeps, options.paper)
 
 
 def poster_trim(layout) -> tuple[float, float, float, float]:

@@ -28,7 +28,8 @@ def check_rulebook(game: GameSource) -> bool:
         return False
     plan = plan_game(game, Options())
     from ..rulebook.build import check
-    return check(game, components_of(plan), plan.deck_cards(), game.game.paper)
+    from .printing import kit, printing
+    return check(game, components_of(plan), plan.deck_cards(), game.game.paper, kit(plan, printing(plan)))
 
 
 def build_rulebook(plan: GamePlan, outdir: Path, options: Options,
@@ -42,10 +43,12 @@ def build_rulebook(plan: GamePlan, outdir: Path, options: Options,
 
     from ..rulebook.build import write_rulebook
     from ..rulebook.source import find
+    from .printing import kit, printing
     options.progress(f"{game.id}/rulebook ...")
     paper = options.paper or game.game.paper
     try:
-        result, written = write_rulebook(game, components_of(plan), plan.deck_cards(), paper, outdir, options.booklet)
+        result, written = write_rulebook(game, components_of(plan), plan.deck_cards(), paper, outdir, options.booklet,
+                                         kit(plan, printing(plan, options), options))
     except InputError as exc:
         if not options.lenient_rulebook:
             raise

@@ -130,7 +130,7 @@ def _build_one(project: Project, name: str, options: Options, check: bool, say: 
                        "build with --no-check", err=True)
             return "broken"
     if options.strict:
-        _refuse_print_findings(source, say)
+        _refuse_print_findings(source, options, say)
     results = build_loaded(source, options)
     for r in results:
         for w in r.warnings:
@@ -139,12 +139,14 @@ def _build_one(project: Project, name: str, options: Options, check: bool, say: 
     return "built"
 
 
-def _refuse_print_findings(source, say: Say) -> None:
+def _refuse_print_findings(source, options, say: Say) -> None:
     """Under --strict, what `pnpgen check` finds in print (text too small or faint, text in the
     cut zone) stops the game's build, as text cut short does."""
     from ..build import plan_game
+    from ..build.printing import printing
     from ..printcheck import check_faces       # (only now: a plain build does not lay every face out twice)
-    findings = check_faces(plan_game(source))
+    plan = plan_game(source, options)
+    findings = check_faces(plan, printing(plan, options))
     if findings:
         for finding in findings:
             say.problem("error", finding, f"{source.id}/{finding.deck}: {finding.rule}")

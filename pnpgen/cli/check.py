@@ -8,6 +8,7 @@ import json
 import click
 
 from ..build import Project, check_rulebook, load, plan_game
+from ..build.printing import printing
 from ..errors import InputError, Reported, RulesBroken
 from ..printcheck import Finding, check_faces
 from ..rules.ruleset import Report, Violation, check_game
@@ -22,7 +23,8 @@ from .options import annotation, selected
 @click.pass_obj
 def check(project: Project, game, fmt, strict):
     """Check every game's (or the GAMEs') deck-composition rules, and how its faces will read
-    in print (text size, contrast, text in the cut zone; limits in game.yaml `print:`).
+    in print (text size, contrast, text in the cut zone or the printer's margin, colour as the only
+    cue; limits in game.yaml `print:`).
 
     Exit status: 0 clean (or warnings only), 1 rule errors (or warnings with --strict),
     2 invalid input."""
@@ -61,7 +63,8 @@ def _report(project: Project, name: str) -> GameReport:
     source = load(project, name)
     report = check_game(source)
     report.violations += _rulebook_violations(source)
-    return GameReport(report, check_faces(plan_game(source)))
+    plan = plan_game(source)
+    return GameReport(report, check_faces(plan, printing(plan)))
 
 
 def _count(findings: list[Finding], severity: str) -> int:

@@ -6,7 +6,8 @@ import json
 
 import click
 
-from ..build import Project, load
+from ..build import Project, load, plan_game
+from ..build.printing import kit, printing
 from ..game.expand import assign_numbers, expand
 from .options import selected
 
@@ -16,7 +17,9 @@ from .options import selected
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.pass_obj
 def list_(project: Project, game, as_json):
-    """List games, their decks and card counts."""
+    """List games, their decks and card counts, and how the kit prints: the paper, each
+    file's sheets, one- or double-sided and the flip edge (as the rulebook's printing section
+    says)."""
     data = [_game(project, name) for name in selected(project, game)]
     if as_json:
         click.echo(json.dumps(data, indent=2))
@@ -40,21 +43,37 @@ def _game(project: Project, name: str) -> dict:
     boards = [{"id": b.id, "name": b.board.name, "size_mm": list(b.board.size),
                "sides": 2 if b.board.back else 1, "generated": b.board.hexmap is not None}
               for b in src.boards]
+    plan = plan_game(src)
+    printed = kit(plan, printing(plan))
+    for part in decks + boards:
+        found = [f for f in printed.files if f.id == part["id"]]
+        part["sheets"] = found[0].sheets if found else 0
+        part["print"] = printed.print_as(found[0]) if found else None
     return {"id": name, "title": src.game.title, "code": src.game.code,
             "cards": sum(d["cards"] for d in decks), "credits": src.game.credits, "decks": decks,
-            "boards": boards}
+            "boards": boards, "printing": printed.as_dict()}
 
 
 def _show(g: dict) -> None:
     click.echo(f"{g['id']}: {g['title']} ({g['code']}), {g['cards']} cards")
     if g["credits"]:
         click.echo(f"  {g['credits']}")
+    p = g["printing"]
+    click.echo(f"  print on {p['paper']} at 100 %: {p['card_sheets']} sheet{'s' if p['card_sheets'] != 1 else ''} "
+               f"of card stock, {p['board_sheets']} of paper for boards")
     for d in g["decks"]:
         w, h = d["size_mm"]
         size = "packed, each at its template's size" if d["packed"] else f"{w:g} x {h:g} mm"
         click.echo(f"  {d['id']}: {d['name']}, {d['cards']} cards ({d['distinct']} distinct), "
-                   f"{size}, back: {d['back'] or 'none'}")
+                   f"{size}, back: {d['back'] or 'none'}" + _sheets(d))
     for b in g["boards"]:
         w, h = b["size_mm"]
         click.echo(f"  {b['id']}: {b['name']}, board {w:g} x {h:g} mm, {b['sides']} side{'s' if b['sides'] > 1 else ''}"
-                   + (", generated from a seed" if b["generated"] else ""))
+                   + (", generated from a seed" if b["generated"] else "") + _sheets(b))
+
+
+def _sheets(part: dict) -> str:
+    """'; 9 sheets, double-sided, long-edge flip, card stock' (nothing for an empty deck)."""
+    if not part["sheets"]:
+        return ""
+    return f"; {part['sheets']} sheet{'s' if part['sheets'] != 1 else ''}, {part['print']}"

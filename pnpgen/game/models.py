@@ -146,6 +146,15 @@ class PrintLimits(Schema):
     cut_zone: float = Field(1.5, ge=0, le=20)
     """How far inside the trim text must keep, mm: a hand or shop cut lands up to about this
     far off, so text closer to the cut (or beyond it) may be cut into."""
+    color_distance: float = Field(12, ge=0, le=100)
+    """Least difference (CAM02-UCS distance: about 1 is just noticeable, 100 is black to
+    white) between cards of one deck that differ only by colour, as normal colour vision,
+    protanopia, deuteranopia and tritanopia see them and printed in greyscale."""
+    margin: float | None = Field(None, ge=0, le=25)
+    """The border of the paper a home printer leaves unprinted, mm: no text, card edge or crop
+    mark may print inside it. Default: the game's `printer_margin`, which the sheets are laid
+    out to keep clear; a wider one (6.35 is safe for nearly every printer) checks the kit
+    for printers that leave more unprinted."""
     severity: Literal["warning", "error"] = "warning"
     """warning: reported, and `pnpgen check` still passes (unless --strict); error: fails it."""
 

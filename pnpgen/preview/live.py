@@ -19,7 +19,7 @@ from ..errors import InputError, Notice, Problem
 from ..game.loader import GameSource, discover
 from ..revisions import GameChanges, Revision, compare_game
 from .changes import Pictures, changes_json, sources
-from .snapshot import FaceRef, Images, Snapshot, layout_warnings, take
+from .snapshot import FaceRef, Images, Snapshot, layout_warnings, print_findings, take
 
 
 @dataclass
@@ -30,7 +30,8 @@ class GameState:
     snapshot: Snapshot | None = None
     problems: list[Problem] = field(default_factory=list)   # bad input: why the snapshot is the last good one
     warnings: list[Notice] = field(default_factory=list)
-    game: GameSource | None = None   # loaded, its layout warnings not yet gathered
+    prints: list = field(default_factory=list)   # printcheck.Finding: what `pnpgen check` finds in print
+    game: GameSource | None = None   # loaded, its layout warnings and print findings not yet gathered
     told: set = field(default_factory=set)                # warnings already printed in the terminal
     seconds: float = 0.0          # the last reload, load to thumbnails
     updated: float = 0.0
@@ -94,8 +95,8 @@ class Live:
                     self._compare(state)
 
     def settle(self) -> None:
-        """The layout warnings of every game reloaded since the last call (the watcher calls
-        this once the saves have stopped for a moment)."""
+        """The layout warnings and print findings of every game reloaded since the last call
+        (the watcher calls this once the saves have stopped for a moment)."""
         with self.lock:
             for state in list(self.games.values()):
                 if state.game is not None:
@@ -124,17 +125,19 @@ class Live:
         game, state.game = state.game, None
         try:
             state.warnings = layout_warnings(game)
+            state.prints = print_findings(game)
         except InputError as exc:     # a later copy of a card that cannot be drawn: the build would stop too
             self._failed(state, exc.problems)
             return
         except Exception as exc:
             self._failed(state, [_bug(state.id, exc)])
             return
-        fresh = {str(n) for n in state.warnings} - state.told
-        state.told = {str(n) for n in state.warnings}
-        for notice in state.warnings:
-            if str(notice) in fresh:    # each warning once in the terminal, not on every save
-                self.log(str(notice))
+        said = [str(n) for n in state.warnings] + [str(f) for f in state.prints]
+        fresh = set(said) - state.told
+        state.told = set(said)
+        for text in said:
+            if text in fresh:    # each warning and print finding once in the terminal, not on every save
+                self.log(text)
         self._publish()
 
     def _compare(self, state: GameState) -> None:
@@ -228,7 +231,7 @@ class Live:
         """What the page shows, as JSON-able data."""
         games = [game_json(self.games[g], self.since) for g in self.ids() if g in self.games]
         return {"version": self.version, "games": games,
-                "errors": sum(len(g["errors"]) + g["rule_errors"] for g in games)}
+                "errors": sum(len(g["errors"]) + g["rule_errors"] + g["print_errors"] for g in games)}
 
 
 def _bug(game_id: str, exc: Exception) -> Problem:
@@ -266,6 +269,12 @@ def game_json(state: GameState, since: Revision | None = None) -> dict:
     for p in state.problems:     # bad input at a card's entry: mark the card in the last good render
         by_line.setdefault((str(p.path), p.line), []).append({"text": str(p), "severity": "error", "cards": [],
                                                              "kind": "input"})
+    prints_out = []
+    for f in state.prints:     # what `pnpgen check` finds in print, on the cards it names
+        item = {"text": str(f), "severity": f.severity, "cards": f.cards, "kind": "print", "check": f.rule}
+        prints_out.append(item)
+        for code in f.cards:
+            by_code.setdefault(code, []).append(item)
     warnings_out = []
     for n in state.warnings:
         item = {"text": str(n), "severity": "warning", "cards": [], "kind": "layout", "strict": n.strict}
@@ -295,6 +304,7 @@ def game_json(state: GameState, since: Revision | None = None) -> dict:
     return {"id": state.id, "title": snap.title if snap else state.id, "errors": [str(p) for p in state.problems],
             "stale": bool(state.problems and snap), "rules": rules_out, "rule_count": snap.rule_count if snap else 0,
             "rule_errors": rule_errors, "warnings": warnings_out, "warnings_pending": state.game is not None,
+            "prints": prints_out, "print_errors": sum(1 for f in state.prints if f.severity == "error"),
             "decks": decks, "seconds": round(state.seconds, 3), "updated": state.updated,
             "rendered": snap.rendered if snap else 0, "changes": _changes(state, since)}
 

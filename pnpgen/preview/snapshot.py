@@ -243,6 +243,15 @@ def _template_at(tpl: TemplateSource) -> tuple[str, int]:
     return str(tpl.doc.path), tpl.doc.line(()) or 1
 
 
+def print_findings(game: GameSource) -> list:
+    """What `pnpgen check` finds in print for the game (text too small or faint, colour as the
+    only cue, text in the cut zone or the printer's margin...), each a printcheck.Finding."""
+    from ..build.printing import printing
+    from ..printcheck import check_faces
+    plan = plan_game(game, Options())
+    return check_faces(plan, printing(plan))
+
+
 def layout_warnings(game: GameSource) -> list[Notice]:
     """What a build of the game warns about while drawing (text cut short to fit, characters
     no font has, text boxes in the cut's margin of error): the layouters' own warnings,

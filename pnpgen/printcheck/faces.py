@@ -1,7 +1,8 @@
 """The faces a game prints, as the print checks see them: every distinct face (a card's
 front, its own back, a deck's common back, each side of a board) with the text lines and
 thin lines on it, each where it prints on the card (mm, y down) and which template line
-drew it, and what is drawn under them (the face without its text and thin lines)."""
+drew it, and what is drawn under them (the face without its letters and thin lines; inline
+icons are drawn shapes like any other, and stay)."""
 
 from __future__ import annotations
 
@@ -33,8 +34,8 @@ class TextLine:
     """One line of text as printed: its string, size (pt, scaled by any group it is in),
     colour (r, g, b in 0..1), whether its font is bold, whether it is the card code, its box
     in the text's own frame (x0, top, x1, bottom: ascent to descent, mm, inline icons
-    included), the span of its letters alone (x0, x1; None for a line of icons only, which
-    draw in their own colours), its baseline and em (the font size in that frame's mm), and
+    included), the spans of its letters alone (((x0, x1), ...), one per stretch of letters
+    between inline icons; None for a line of icons only, which draw in their own colours), its baseline and em (the font size in that frame's mm), and
     the matrix that places the frame on the card."""
 
     where: Where
@@ -82,6 +83,9 @@ class Face:
     lines: list = field(default_factory=list)
     background: list = field(default_factory=list)
     seams: list = field(default_factory=list)   # a tiled board's (Keep, axis, mm) its seams go through
+    drawn_by: list = field(default_factory=list)   # the Where of each background operation
+    template: str = ""   # the template file that draws the face
+    placements: list = field(default_factory=list)  # placing.Placement: where it prints on the paper
 
     @property
     def label(self) -> str:
@@ -118,7 +122,10 @@ def read_face(face: Face, drawn: list, where_of) -> Face:
     """Fill `face` from `drawn`, the (element index or 'code', operations) pairs of
     Layouter.layout_by_element; `where_of(index)` names the template line of each."""
     for index, body in drawn:
-        face.background += _walk(face, body, IDENTITY, where_of(index), index == "code")
+        where = where_of(index)
+        kept = _walk(face, body, IDENTITY, where, index == "code")
+        face.background += kept
+        face.drawn_by += [where] * len(kept)
     return face
 
 
@@ -129,6 +136,9 @@ def _walk(face: Face, body, matrix, where: Where, code: bool) -> list:
         kind = type(op)
         if kind is ops.Text:
             face.texts += _text_lines(op, matrix, where, code)
+            icons = _icons_only(op)
+            if icons is not None:      # inline icons are drawn shapes: text may sit on them
+                kept.append(icons)
         elif kind is ops.Path and not op.closed and op.paint.stroke is not None and op.paint.fill is None \
                 and 0 < op.paint.width * scale_of(matrix) <= THIN_LINE:
             points = tuple(apply(matrix, x, y) for x, y in op.points)
@@ -139,6 +149,13 @@ def _walk(face: Face, body, matrix, where: Where, code: bool) -> list:
         else:
             kept.append(op)
     return kept
+
+
+def _icons_only(op: ops.Text) -> ops.Text | None:
+    """The text's inline icons without its letters (None if it has none), drawn as it draws them."""
+    lines = tuple((lx, baseline, icons) for lx, baseline, runs in op.lines
+                  if (icons := tuple(run for run in runs if run.icon)))
+    return replace(op, lines=lines) if lines else None
 
 
 def _rotation(op: ops.Text) -> tuple:
@@ -155,8 +172,9 @@ def _text_lines(op: ops.Text, matrix, where: Where, code: bool) -> list[TextLine
     size = op.size * scale_of(frame)
     out = []
     for lx, baseline, runs in op.lines:
-        ink = letters = rise = None      # x spans of everything and of letters; (top, bottom)
-        words, bold = [], False
+        ink = rise = None      # x span of everything; (top, bottom)
+        words, bold, letters = [], False, []     # letters: x spans of letters between icons
+        after_icon = True
         for run in runs:
             left = lx + run.x
             if ink is not None and left > ink[1] + 0.1 * op.size * PT:    # a space between runs
@@ -164,6 +182,7 @@ def _text_lines(op: ops.Text, matrix, where: Where, code: bool) -> list[TextLine
             if run.icon:
                 w, up, down = run.w, 0.83 * run.h, 0.17 * run.h
                 words.append(f":{run.text}:")
+                after_icon = True
             else:
                 ascent, descent = fonts.ascent_descent(run.font)
                 w, up, down = fonts.width(run.text, run.font) * op.size * PT, ascent * op.size * PT, \
@@ -171,15 +190,23 @@ def _text_lines(op: ops.Text, matrix, where: Where, code: bool) -> list[TextLine
                 words.append(run.text)
                 bold = bold or "bold" in run.font.lower()
                 if run.text.strip():
-                    letters = _widen(letters, left, left + w)
+                    letters = _letters(letters, left, left + w, after_icon)
+                    after_icon = False
             ink = _widen(ink, left, left + w)
             rise = _widen(rise, baseline - up, baseline + down)
         text = "".join(words).strip()
         if text and ink[1] > ink[0]:
             box = (ink[0], rise[0], ink[1], rise[1])
-            out.append(TextLine(where, text, size, rgb(op.color), bold, code, box, letters, baseline,
+            out.append(TextLine(where, text, size, rgb(op.color), bold, code, box, tuple(letters) or None, baseline,
                                 op.size * PT, frame))
     return out
+
+
+def _letters(spans: list, x0: float, x1: float, new: bool) -> list:
+    """The spans of letters with x0..x1 taken in: a span of its own after an icon."""
+    if new or not spans:
+        return spans + [(x0, x1)]
+    return spans[:-1] + [_widen(spans[-1], x0, x1)]
 
 
 def _widen(span: tuple | None, x0: float, x1: float) -> tuple:

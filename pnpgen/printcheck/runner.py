@@ -9,41 +9,51 @@ from .boards import board_tiling, region_keeps, text_keeps
 from .checks import CHECKS
 from .faces import Face, Where, read_face
 from .findings import Finding, Gathered
+from .placing import Placements
 from .raster import Backgrounds
 
 CHUNK = 48
 """Faces laid out, rendered and checked together: memory stays flat however large the deck."""
 
 
-def check_faces(plan) -> list[Finding]:
+def check_faces(plan, printing=None) -> list[Finding]:
     """The print findings of a game, from its plan (a pnpgen.build.GamePlan: the game, its
-    resources and icons, and each deck's and board's layouter and cards), gathered by
-    check and template line. Raises InputError where a face cannot be laid out."""
+    resources and icons, and each deck's and board's layouter and cards) and how it goes
+    onto paper (a pnpgen.build.printing.Printing; without it, nothing is checked against
+    the page), gathered by check and template line. Raises InputError where a face cannot
+    be laid out."""
     limits = plan.game.game.print
+    if limits.margin is None:
+        limits = limits.model_copy(update={"margin": plan.game.game.printer_margin})
+    placements = Placements(printing)
     gathered = Gathered(limits.severity)
     backgrounds = Backgrounds(plan.icons, plan.resources.converted)
     pixels = any(check.PIXELS for check in CHECKS.values())
+    seen = {name: {} for name, check in CHECKS.items() if getattr(check, "ACROSS", False)}
     chunk: list[Face] = []
-    for face in _faces(plan):
+    for face in _faces(plan, placements):
         chunk.append(face)
         if len(chunk) == CHUNK:
-            _check(chunk, limits, backgrounds, pixels, gathered)
+            _check(chunk, limits, backgrounds, pixels, gathered, seen)
             chunk = []
     if chunk:
-        _check(chunk, limits, backgrounds, pixels, gathered)
+        _check(chunk, limits, backgrounds, pixels, gathered, seen)
     return gathered.findings()
 
 
-def _check(faces: list[Face], limits, backgrounds: Backgrounds, pixels: bool, gathered: Gathered) -> None:
+def _check(faces: list[Face], limits, backgrounds: Backgrounds, pixels: bool, gathered: Gathered,
+           seen: dict) -> None:
     if pixels:
         backgrounds.prepare(faces)
     for face in faces:
-        for check in CHECKS.values():
-            for hit in check.inspect(face, limits, backgrounds):
+        for name, check in CHECKS.items():
+            found = check.inspect(face, limits, backgrounds, seen[name]) if name in seen else \
+                check.inspect(face, limits, backgrounds)
+            for hit in found:
                 gathered.add(hit)
 
 
-def _faces(plan) -> Iterator[Face]:
+def _faces(plan, placements: Placements) -> Iterator[Face]:
     """Every distinct face, as the exports see them: each card entry's front and its own back
     (one copy each), each deck's common back, each side of each board."""
     for deck in plan.decks:
@@ -54,19 +64,22 @@ def _faces(plan) -> Iterator[Face]:
                 continue
             seen.add(card.entry.index)
             entry = (str(source.doc.path), card.entry.line)
-            yield _face(plan, deck, card.code, "front", card, card.front, entry)
+            yield _face(plan, deck, card.code, "front", card, card.front, entry,
+                        placements.of(deck.id, "front", card.entry.index))
             if card.back and (card.unique_back or source.deck.pack):
-                yield _face(plan, deck, card.code, "back", card if card.unique_back else None, card.back, entry)
+                yield _face(plan, deck, card.code, "back", card if card.unique_back else None, card.back, entry,
+                            placements.of(deck.id, "back", card.entry.index))
         back = source.deck.back
         if back and not back.per_card and not source.deck.pack:
-            yield _face(plan, deck, "", "back", None, back.template, None)
+            yield _face(plan, deck, "", "back", None, back.template, None, placements.of(deck.id, "back", None))
     for board in plan.boards:
-        yield from _board_faces(plan, board)
+        yield from _board_faces(plan, board, placements)
 
 
-def _board_faces(plan, board) -> list[Face]:
+def _board_faces(plan, board, placements: Placements) -> list[Face]:
     """Each side of a board, with what its seams go through when tiled on the game's paper."""
-    faces = [_face(plan, board, "", side, board.card, template, None) for side, template in zip("ab", board.sides)]
+    faces = [_face(plan, board, "", side, board.card, template, None, placements.of(board.id, side, None))
+             for side, template in zip("ab", board.sides)]
     keeps = [region_keeps(board.source)] + [text_keeps(face) for face in faces]
     layout = board_tiling(plan.game.game, board.source.board, [k for ks in keeps for k in ks])
     faces[0].seams = crossed(keeps[0], layout.cuts_x, layout.cuts_y)
@@ -75,7 +88,7 @@ def _board_faces(plan, board) -> list[Face]:
     return faces
 
 
-def _face(plan, deck, code: str, side: str, card, template: str, entry) -> Face:
+def _face(plan, deck, code: str, side: str, card, template: str, entry, placed: list) -> Face:
     """One face laid out element by element, each thing on it located at its template line."""
     tpl = plan.game.templates[template]
     path = str(tpl.doc.path)
@@ -86,5 +99,5 @@ def _face(plan, deck, code: str, side: str, card, template: str, entry) -> Face:
         return Where(path, tpl.doc.line(("elements", index)), f"elements[{index}]")
 
     face = Face(plan.game.id, deck.id, code, side, entry, tpl.template.size or deck.source.size,
-                tpl.template.shape, plan.game.game.bleed)
+                tpl.template.shape, plan.game.game.bleed, template=path, placements=placed)
     return read_face(face, deck.layouter.layout_by_element(card, template), where)

@@ -9,10 +9,11 @@ from pathlib import Path
 
 from .. import files, presets
 from ..game.loader import GameSource
-from . import booklet, document, source
+from . import booklet, document, printing, source
 from .facts import Facts
 from .figures import Components
 from .markdown import Story
+from .printing import Kit
 from .styles import FACES, Styles
 
 HALF = {"letter": (139.7, 215.9), "a4": (148.5, 210.0)}
@@ -30,13 +31,15 @@ class RulebookResult:
     sheets: int = 0            # booklet sheets (each printed both sides)
 
 
-def check(game: GameSource, components: Components, printed: dict, paper: str) -> bool:
+def check(game: GameSource, components: Components, printed: dict, paper: str, kit: Kit | None = None) -> bool:
     """Load the rulebook and build its story without writing it: every expression, figure and
     reference is checked. Returns False when the game has no rulebook."""
     path = source.find(game.root)
     if path is None:
         return False
     src = source.load(path, game.rel(path), Facts(game, printed))
+    if kit is not None:
+        printing.append(src, kit)
     page = document.PageSpec.for_paper(presets.papers()[paper])
     styles = Styles(src.front.language)
     document.title_page(src, game.game.title, components, styles, page)
@@ -45,13 +48,16 @@ def check(game: GameSource, components: Components, printed: dict, paper: str) -
 
 
 def write_rulebook(game: GameSource, components: Components, printed: dict, paper: str, outdir: Path,
-                   want_booklet: bool) -> tuple[RulebookResult, list[tuple[str, Path]]] | None:
-    """Write the game's rulebook to temporary files; returns the result and the
-    (temporary file, target) pairs to rename, or None when the game has no rulebook."""
+                   want_booklet: bool, kit: Kit | None = None) -> tuple[RulebookResult, list[tuple[str, Path]]] | None:
+    """Write the game's rulebook to temporary files, ending with the section on printing and
+    building `kit` when given; returns the result and the (temporary file, target) pairs to
+    rename, or None when the game has no rulebook."""
     path = source.find(game.root)
     if path is None:
         return None
     src = source.load(path, game.rel(path), Facts(game, printed))
+    if kit is not None:
+        printing.append(src, kit)
     target = outdir / "rulebook.pdf"
     with files.Staged() as staged:
         tmp = staged.add(target)

@@ -90,7 +90,8 @@ function apply(next) {
 function gameStatus(game) {
   if (game.errors.length) return ["err", plural(game.errors.length, "error")];
   if (game.rule_errors) return ["err", plural(game.rule_errors, "rule error")];
-  const warnings = game.warnings.length + game.rules.filter((r) => r.severity === "warning").length;
+  if (game.print_errors) return ["err", plural(game.print_errors, "print error")];
+  const warnings = game.warnings.length + [...game.rules, ...game.prints].filter((r) => r.severity === "warning").length;
   if (warnings) return ["warn", `OK \u00b7 ${plural(warnings, "warning")}`];
   return ["ok", "OK"];
 }
@@ -186,26 +187,27 @@ function renderGame(game) {
 }
 
 function renderFindings(box, game) {
-  const items = [...game.rules, ...game.warnings];
+  const items = [...game.rules, ...game.prints, ...game.warnings];
   const ruleErrors = game.rules.filter((r) => r.severity === "error").length;
   const ruleWarnings = game.rules.length - ruleErrors;
   const summary = box.querySelector("summary");
-  const pending = game.warnings_pending ? el("span", { class: "pending" }, " \u00b7 checking the layout\u2026") : null;
+  const pending = game.warnings_pending ? el("span", { class: "pending" }, " \u00b7 checking the layout and print\u2026") : null;
   box.classList.toggle("clean", !items.length);
   if (!items.length) {
     const rules = game.rule_count ? `\u2713 all ${plural(game.rule_count, "rule")} pass` : "\u2713 no rules.yaml";
-    summary.replaceChildren(rules, pending || " \u00b7 no layout warnings");
+    summary.replaceChildren(rules, pending || " \u00b7 no layout warnings \u00b7 no print findings");
     box.querySelector("ul").replaceChildren();
     return;
   }
   const bits = [];
   if (ruleErrors) bits.push(plural(ruleErrors, "rule error"));
   if (ruleWarnings) bits.push(plural(ruleWarnings, "rule warning"));
+  if (game.prints.length) bits.push(plural(game.prints.length, "print finding"));
   if (game.warnings.length) bits.push(plural(game.warnings.length, "layout warning"));
   summary.replaceChildren("Findings", el("span", { class: "sum" }, bits.join(", ") +
     (game.rule_count ? ` (${plural(game.rule_count, "rule")} checked)` : "")), pending || "");
   box.querySelector("ul").replaceChildren(...items.map((item) => el("li", {},
-    el("span", { class: `sev ${item.severity}` }, item.kind === "layout" ? "layout" : item.severity),
+    el("span", { class: `sev ${item.severity}` }, item.kind === "layout" || item.kind === "print" ? item.kind : item.severity),
     el("code", {}, item.text),
     ...item.cards.slice(0, 8).map((code) => el("button", {
       class: "cardchip", title: "Show this card",

@@ -4,8 +4,9 @@ Each module is one check; its file name is the check's name (`print-<name>` in r
 has `ORDER` (where it runs and is listed), `DOC` (what it looks for, for the reference),
 `PIXELS` (whether it reads the rendered background) and `inspect(face, limits, under)`,
 which yields a Hit per problem on one face; `under` (a raster.Backgrounds) measures the
-contrast of a colour with what is drawn under some card points. Adding a check is adding a
-file."""
+contrast of a colour with what is drawn under some card points. A check that compares faces
+with each other sets `ACROSS = True` and is given a fourth argument, `seen`, a dict of its own
+that lasts for the whole game. Adding a check is adding a file."""
 
 import importlib
 import pkgutil

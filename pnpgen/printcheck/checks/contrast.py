@@ -30,7 +30,7 @@ def inspect(face, limits, under):
         if need <= 1:
             continue
         ink = to255(text.color)
-        ratio, background = under.contrast(face, ink, (text.box, text.baseline, text.em, text.matrix),
+        ratio, background = under.contrast(face, ink, (text.letters, text.baseline, text.em, text.matrix),
                                             lambda: samples(text))
         if ratio < need - 0.005:
             size = "large text" if large else "text"
@@ -42,12 +42,14 @@ def inspect(face, limits, under):
 
 
 def samples(text) -> list[tuple[float, float]]:
-    """Points over the part of the line where its letters are (from the baseline up to the
-    capitals' height) on the card."""
-    x0, x1 = text.letters
+    """Points over the parts of the line where its letters are (from the baseline up to the
+    capitals' height), not over the inline icons between them, on the card."""
     y1 = text.baseline
     y0 = y1 - CAPS * text.em
-    nx = max(2, min(64, math.ceil((x1 - x0) / STEP)))
     ny = max(2, min(8, math.ceil((y1 - y0) / STEP)))
-    return [apply(text.matrix, x0 + (x1 - x0) * (i + 0.5) / nx, y0 + (y1 - y0) * (j + 0.5) / ny)
-            for j in range(ny) for i in range(nx)]
+    out = []
+    for x0, x1 in text.letters:
+        nx = max(2, min(64, math.ceil((x1 - x0) / STEP)))
+        out += [apply(text.matrix, x0 + (x1 - x0) * (i + 0.5) / nx, y0 + (y1 - y0) * (j + 0.5) / ny)
+                for j in range(ny) for i in range(nx)]
+    return out

@@ -1,0 +1,86 @@
+"""How a game's kit goes onto paper, worked out without drawing anything: the paper and flip
+edge the build uses, each deck's sheets (the automatic grid, a custom layout or packed
+tokens) and each board's tiles. The print checks' margin check, the rulebook's printing
+section and `pnpgen list` all read these facts, so they say what the build does."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .. import presets
+from ..rulebook.printing import Kit, KitFile
+from ..sheets.tile import Layout
+from .boards import board_layout
+from .options import Options
+from .pages import DeckSheets, plan_sheets
+from .plan import GamePlan, has_rulebook, with_game_layout
+
+
+@dataclass
+class Printing:
+    """A game's kit on paper: `paper` (its name) and `page` (mm), the flip edge, the printer
+    margin the sheets keep clear (mm), each deck's sheets and each board's layout, by id."""
+
+    paper: str
+    page: tuple[float, float]
+    flip: str
+    margin: float
+    decks: dict[str, DeckSheets]
+    boards: dict[str, Layout]
+
+
+def printing(plan: GamePlan, options: Options | None = None) -> Printing:
+    """The kit of a planned game as the build with `options` (default: game.yaml's settings)
+    would print it."""
+    game = plan.game
+    g = game.game
+    options = with_game_layout(game, options or Options())
+    paper = options.paper or g.paper
+    page = presets.papers()[paper]
+    decks = {deck.id: plan_sheets(game, deck, deck.cards, options) for deck in plan.decks}
+    boards = {board.id: board_layout(game, board, options) for board in plan.boards}
+    return Printing(paper, page, options.flip or g.flip, g.printer_margin, decks, boards)
+
+
+def kit(plan: GamePlan, paper: Printing, options: Options | None = None) -> Kit:
+    """The kit's files and how each prints, as the rulebook's printing section and `pnpgen
+    list` tell it."""
+    options = options or Options()
+    out = Kit(paper.paper, paper.flip, rulebook=has_rulebook(plan.game), booklet=options.booklet)
+    for deck in plan.decks:
+        sheets = paper.decks[deck.id]
+        if not sheets.sheets:
+            continue
+        first = sheets.runs[0][0]
+        out.crop_marks |= any(getattr(sheet, "marks", ()) for sheet, _ in sheets.runs)
+        out.ticks |= any(getattr(sheet, "ticks", ()) for sheet, _ in sheets.runs)
+        out.files.append(KitFile(deck.id, _deck_files(deck.id, sheets.sheets, options.volume_sheets),
+                                 "tokens" if deck.source.deck.pack else "cards", deck.source.deck.name,
+                                 _holds(deck, sheets), sheets.sheets, sheets.sheets * sheets.pages_per_sheet,
+                                 sheets.has_backs, getattr(first, "cut", "outline")))
+    for board in plan.boards:
+        layout, b = paper.boards[board.id], board.source.board
+        sides = 2 if b.back else 1
+        pages = sides * (len(layout.tiles) + (1 if len(layout.tiles) > 1 and not layout.poster else 0))
+        w, h = b.size
+        where = "on one page" if len(layout.tiles) == 1 else \
+            f"on {len(layout.tiles)} pages to tape together, after a page that maps them"
+        out.files.append(KitFile(board.id, f"{board.id}.pdf", "board", b.name,
+                                 f"{b.name}: a {w:g} × {h:g} mm board{', two-sided' if sides == 2 else ''}, "
+                                 f"{where}", pages, pages, sides == 2))
+    return out
+
+
+def _deck_files(deck_id: str, sheets: int, each: int) -> str:
+    """The deck's file, or its volumes' files when it is split."""
+    volumes = -(-sheets // max(1, each))
+    return f"{deck_id}.pdf" if volumes == 1 else f"{deck_id}-1.pdf to {deck_id}-{volumes}.pdf"
+
+
+def _holds(deck, sheets: DeckSheets) -> str:
+    """What a deck's file holds, in words: 'Common: 54 cards, 63.5 × 88.9 mm, 9 a sheet'."""
+    n, name = len(deck.cards), deck.source.deck.name
+    if deck.source.deck.pack:
+        return f"{name}: {n} piece{'s' if n != 1 else ''} at their own sizes"
+    w, h = deck.source.size
+    return f"{name}: {n} card{'s' if n != 1 else ''}, {w:g} × {h:g} mm, {sheets.per_sheet} a sheet"
