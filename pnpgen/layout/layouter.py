@@ -64,7 +64,7 @@ def icon_forms(game: GameSource, res: Resources, exprs: Expressions) -> dict[str
             else:
                 box = icon.size
                 ctx = Context(res, exprs, {}, box, 0.0, {})
-                body = [op for entry in icon.elements for op in entry.element.ops(ctx)]
+                body = [op for entry in icon.elements for op in entry.element.draw_ops(ctx)]
         except (LayoutError, TemplateError) as exc:
             raise InputError.at(game.doc.path, game.doc.line(("icons", name)), f"icons.{name}: {exc}") from None
         forms[ICON + name] = ops.FormDef(box, tuple(body), bleed=False)
@@ -197,7 +197,7 @@ class Layouter:
 
     def _element_ops(self, ctx: Context, tpl, i, el, card):
         try:
-            result = el.ops(ctx)
+            result = el.draw_ops(ctx)
         except LayoutError as exc:
             raise self._locate(tpl, i, card, str(exc))
         except UndefinedError as exc:
