@@ -22,7 +22,8 @@ from .options import annotation, selected
 @click.pass_obj
 def check(project: Project, game, fmt, strict):
     """Check every game's (or the GAMEs') deck-composition rules, and how its faces will read
-    in print (text size, contrast, text in the cut zone; limits in game.yaml `print:`).
+    in print (text size, contrast, text in the cut zone, full-bleed art that nearly fits; limits in
+    game.yaml `print:`).
 
     Exit status: 0 clean (or warnings only), 1 rule errors (or warnings with --strict),
     2 invalid input."""

@@ -15,6 +15,7 @@ from jinja2 import TemplateError, UndefinedError
 
 from .. import fonts, ops
 from .context import Context, Expressions
+from .nearmiss import face_misses
 from ..errors import InputError, LayoutError, Notice
 from ..game.expand import PrintCard
 from ..game.loader import DeckSource, GameSource, TemplateSource
@@ -29,10 +30,11 @@ VARIABLES = (
     ("card.code", "text", "The card's code, e.g. SWM-017 (empty on a common back)."),
     ("card.copy", "whole number", "Which copy of the card this is, from 1."),
     ("card.count", "whole number", "How many copies of the card are printed."),
-    ("card.width", "number", "The card's trim width, mm."),
-    ("card.height", "number", "The card's trim height, mm."),
+    ("card.width", "number", "The trim width, mm, of what is drawn: the card, a packed token (its template's "
+     "size) or a board; e.g. `w: \"{{ card.width }}\"` (every size name in mm: `sizes`)."),
+    ("card.height", "number", "The trim height, mm (of the card, token or board)."),
     ("card.bleed", "number", "The game's bleed, mm."),
-    ("card.safe", "number", "The game's safe-zone inset, mm."),
+    ("card.safe", "number", "The safe-zone inset, mm: the deck's `safe`, or the game's."),
     ("deck.name", "text", "The deck's name."),
     ("deck.id", "text", "The deck's file name without .yaml."),
     ("game.title", "text", "The game's title."),
@@ -146,12 +148,15 @@ class Layouter:
         plan = self.plan(template)
         tpl = plan.source
         ctx = self._context(card, tpl)
+        face = []    # (element index, its operations) in drawing order: the near-miss check reads them
         for step in plan.steps:
             if step[0] == "form":
+                run = self._static_run(tpl, step[1])
+                face += run
                 if shared:
                     yield None, [ops.Form(step[1])]
                 else:
-                    yield from self._static_run(tpl, step[1])
+                    yield from run
                 continue
             _, i, el = step
             if el.when is not None:
@@ -160,7 +165,12 @@ class Layouter:
                         continue
                 except (TemplateError, TypeError, ValueError, ArithmeticError) as exc:
                     raise self._locate(tpl, i, card, f"when: {el.when!r}: {getattr(exc, 'message', None) or exc}")
-            yield i, self._element_ops(ctx, tpl, i, el, card)
+            body = self._element_ops(ctx, tpl, i, el, card)
+            face.append((i, body))
+            yield i, body
+        for i, miss in face_misses(face, ctx.width, ctx.height, ctx.bleed):
+            # the template is what to change, whichever card shows it: located there, once
+            self._note(tpl, i, None, miss.message(ctx.width, ctx.height), True)
         if card is not None and card.code and tpl.template.code is not False:
             try:
                 yield "code", [self._code_mark(ctx, tpl.template.code, card.code)]

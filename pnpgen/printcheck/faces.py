@@ -81,6 +81,7 @@ class Face:
     texts: list = field(default_factory=list)
     lines: list = field(default_factory=list)
     background: list = field(default_factory=list)
+    drawn: list = field(default_factory=list)    # (Where, operations) of each element, in drawing order
 
     @property
     def label(self) -> str:
@@ -117,7 +118,9 @@ def read_face(face: Face, drawn: list, where_of) -> Face:
     """Fill `face` from `drawn`, the (element index or 'code', operations) pairs of
     Layouter.layout_by_element; `where_of(index)` names the template line of each."""
     for index, body in drawn:
-        face.background += _walk(face, body, IDENTITY, where_of(index), index == "code")
+        where = where_of(index)
+        face.drawn.append((where, body))
+        face.background += _walk(face, body, IDENTITY, where, index == "code")
     return face
 
 
