@@ -3,10 +3,10 @@ that may be expressions evaluated for each card (`w: "{{ card.width - 2 * card.s
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, ClassVar
 
 from jinja2 import Undefined
-from pydantic import Field, PrivateAttr, ValidationError, WrapValidator, model_validator
+from pydantic import Field, ValidationError, WrapValidator, model_validator
 from pydantic_core import PydanticCustomError
 
 from ..errors import LayoutError
@@ -67,15 +67,19 @@ class Element(Schema):
     """A Jinja2 condition over the card's fields; the element is drawn only when it is true,
     e.g. `when: "type == 'Event'"`."""
 
-    _numeric: tuple = PrivateAttr(())
+    # plain attributes of the instance, not pydantic private ones: read for every element of
+    # every card, they must cost no more than any attribute
+    _numeric: ClassVar[tuple] = ()
     """The keys whose value is (or holds) a numeric expression, found once when it is read."""
-    _origin: object = PrivateAttr(None)
+    _origin: ClassVar[object] = None
     """Set on a resolved copy: what it was resolved from and to (a stable cache key)."""
 
     @model_validator(mode="after")
     def _find_numeric_expressions(self):
-        self._numeric = tuple(name for name in type(self).model_fields
-                              if name != "when" and _held_expressions(getattr(self, name)))
+        found = tuple(name for name in type(self).model_fields
+                      if name != "when" and _held_expressions(getattr(self, name)))
+        if found:
+            object.__setattr__(self, "_numeric", found)
         return self
 
     def expressions(self) -> list[str]:
@@ -110,12 +114,12 @@ class Element(Schema):
             copy = type(self).model_validate({**given, **evaluated})
         except ValidationError as exc:
             raise LayoutError(_explained(exc, self, evaluated)) from None
-        copy._origin = (id(self), repr(sorted(evaluated.items())))
+        object.__setattr__(copy, "_origin", (id(self), repr(sorted(evaluated.items()))))
         return copy
 
     def draw_ops(self, ctx) -> list:
         """The element's operations for the card being drawn, numeric expressions evaluated."""
-        return self.resolved(ctx).ops(ctx)
+        return (self.resolved(ctx) if self._numeric else self).ops(ctx)
 
     def expressions_with_names(self):
         """(source, as shown in errors, names this element itself adds) for each expression,

@@ -15,7 +15,7 @@ from jinja2 import TemplateError, UndefinedError
 
 from .. import fonts, ops
 from .context import Context, Expressions
-from .nearmiss import face_misses
+from .nearmiss import draws_art, face_misses
 from ..errors import InputError, LayoutError, Notice
 from ..game.expand import PrintCard
 from ..game.loader import DeckSource, GameSource, TemplateSource
@@ -94,6 +94,8 @@ class Layouter:
         self._plans: dict[str, Plan] = {}
         self._text_cache: dict = {}
         self._static: dict = {}
+        self._edges_checked: set[str] = set()
+        """Templates whose elements shared by every card were checked for near misses."""
         g = game.game
         self._shared = {"game": {"title": g.title, "code": g.code},
                         "deck": {"name": deck.deck.name, "id": deck.id}, "colors": dict(g.colors)}
@@ -148,15 +150,14 @@ class Layouter:
         plan = self.plan(template)
         tpl = plan.source
         ctx = self._context(card, tpl)
-        face = []    # (element index, its operations) in drawing order: the near-miss check reads them
+        drawn = {}   # element index -> its operations, for the near-miss check
+        art = tpl.name not in self._edges_checked    # art that may miss: once for what every card shares
         for step in plan.steps:
             if step[0] == "form":
-                run = self._static_run(tpl, step[1])
-                face += run
                 if shared:
                     yield None, [ops.Form(step[1])]
                 else:
-                    yield from run
+                    yield from self._static_run(tpl, step[1])
                 continue
             _, i, el = step
             if el.when is not None:
@@ -165,17 +166,30 @@ class Layouter:
                         continue
                 except (TemplateError, TypeError, ValueError, ArithmeticError) as exc:
                     raise self._locate(tpl, i, card, f"when: {el.when!r}: {getattr(exc, 'message', None) or exc}")
-            body = self._element_ops(ctx, tpl, i, el, card)
-            face.append((i, body))
+            body = drawn[i] = self._element_ops(ctx, tpl, i, el, card)
+            art = art or draws_art(body)
             yield i, body
-        for i, miss in face_misses(face, ctx.width, ctx.height, ctx.bleed):
-            # the template is what to change, whichever card shows it: located there, once
-            self._note(tpl, i, None, miss.message(ctx.width, ctx.height), True)
+        if art:
+            self._check_edges(plan, drawn, ctx)
         if card is not None and card.code and tpl.template.code is not False:
             try:
                 yield "code", [self._code_mark(ctx, tpl.template.code, card.code)]
             except LayoutError as exc:
                 raise InputError.at(tpl.doc.path, tpl.doc.line(("code",)), f"code: {exc}") from None
+
+    def _check_edges(self, plan: Plan, drawn: dict, ctx: Context) -> None:
+        """Note the near misses (nearmiss.py) of a face whose own elements drew `drawn`, at
+        their template lines: the template is what to change, whichever card shows it."""
+        tpl = plan.source
+        self._edges_checked.add(tpl.name)
+        face = []
+        for step in plan.steps:
+            if step[0] == "form":
+                face += self._static_run(tpl, step[1])
+            elif step[1] in drawn:
+                face.append((step[1], drawn[step[1]]))
+        for i, miss in face_misses(face, ctx.width, ctx.height, ctx.bleed):
+            self._note(tpl, i, None, miss.message(ctx.width, ctx.height), True)
 
     def _static_run(self, tpl: TemplateSource, form: str):
         """The elements of one shared form (a run of static elements from the index its name

@@ -56,6 +56,15 @@ class NearMiss:
         return f"{self.what}, {self.advice(width, height)}"
 
 
+def draws_art(body) -> bool:
+    """Whether operations hold a filled rectangle or an image, which could be full-bleed art."""
+    for op in body:     # (a loop, not any(): this runs for every element of every card)
+        kind = type(op)
+        if kind is ops.Image or kind is ops.Rect and op.paint.fill is not None:
+            return True
+    return False
+
+
 def box_of(op) -> tuple[float, float, float, float] | None:
     """The area an operation paints as full-bleed art could (x0, y0, x1, y1, mm), or None
     when it is not a filled rectangle or an image."""
