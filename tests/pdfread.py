@@ -149,3 +149,28 @@ def page_texts(path) -> list[str]:
         return [pdf[i].get_textpage().get_text_range() for i in range(len(pdf))]
     finally:
         pdf.close()
+
+
+def filled_rects(reader: PdfReader, index: int, form: str | None = None) -> list[tuple[tuple, tuple]]:
+    """Every rectangle filled in a page's own content (or in its form XObject `form`, e.g.
+    '/FormXob.board:mat:a'), in the units of the frame it is drawn in (a card's points):
+    ((r, g, b) fill colour, (x, y, w, h))."""
+    page = reader.pages[index]
+    content = page.get_contents() if form is None else page["/Resources"]["/XObject"][form].get_object()
+    fill, stack, pending, found = (0.0, 0.0, 0.0), [], [], []
+    for operands, op in ContentStream(content, reader).operations:
+        op = op.decode() if isinstance(op, bytes) else op
+        if op == "q":
+            stack.append(fill)
+        elif op == "Q":
+            fill = stack.pop()
+        elif op == "rg":
+            fill = tuple(round(float(v), 3) for v in operands)
+        elif op == "re":
+            pending.append(tuple(float(v) for v in operands))
+        elif op in ("f", "F", "f*", "B", "B*"):
+            found += [(fill, rect) for rect in pending]
+            pending = []
+        elif op in ("n", "S"):     # a clip (re W n) or an outline: nothing filled
+            pending = []
+    return found

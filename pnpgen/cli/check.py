@@ -24,7 +24,7 @@ from .options import annotation, selected
 def check(project: Project, game, fmt, strict):
     """Check every game's (or the GAMEs') deck-composition rules, and how its faces will read
     in print (text size, contrast, text in the cut zone or the printer's margin, colour as the only
-    cue; limits in game.yaml `print:`).
+    cue, full-bleed art that nearly fits, board seams through text; limits in game.yaml `print:`).
 
     Exit status: 0 clean (or warnings only), 1 rule errors (or warnings with --strict),
     2 invalid input."""

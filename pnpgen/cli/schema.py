@@ -22,7 +22,8 @@ from ..errors import UsageProblem, did_you_mean
 @click.pass_obj
 def schema(project: Project, topic, markdown, as_json, out):
     """Every YAML key, its type and meaning: game, deck, field, template, rect, text, rule...
-    and the limits every file and expression is held to (limits)."""
+    the named card and paper sizes in millimetres (sizes) and the limits every file and expression is
+    held to (limits)."""
     from ..schema import reference
     if as_json or out:
         _json_schemas(project, topic, markdown, as_json, out)
@@ -30,7 +31,8 @@ def schema(project: Project, topic, markdown, as_json, out):
     if markdown:
         click.echo(reference.markdown())
         return
-    topics = [*reference.TOPICS, reference.VARIABLES_TOPIC, reference.limits.TOPIC]
+    topics = [*reference.TOPICS, reference.VARIABLES_TOPIC, reference.sizes.TOPIC,
+              reference.limits.TOPIC]
     if topic is None:
         click.echo("topics: " + ", ".join(topics))
         return

@@ -1,22 +1,63 @@
-"""What every layout element shares: an optional `when` condition, and paint."""
+"""What every layout element shares: an optional `when` condition, paint, and numeric keys
+that may be expressions evaluated for each card (`w: "{{ card.width - 2 * card.safe }}"`)."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, ClassVar
 
-from pydantic import Field
+from jinja2 import Undefined
+from pydantic import Field, ValidationError, WrapValidator, model_validator
+from pydantic_core import PydanticCustomError
 
+from ..errors import LayoutError
 from ..ops import Paint
 from ..sources.validation import Schema
 
-Coord = Annotated[float, Field(ge=-1000, le=1000, allow_inf_nan=False)]
+
+def has_expr(value) -> bool:
+    return isinstance(value, str) and ("{{" in value or "{%" in value)
+
+
+class NumberExpression(str):
+    """A numeric key written as an expression, kept as written when the template is read and
+    evaluated to a number for each card as it is drawn (Element.resolved)."""
+
+
+def _number_or_expression(value, handler):
+    if has_expr(value):
+        return NumberExpression(value)
+    try:
+        return handler(value)
+    except ValidationError as exc:
+        if isinstance(value, str) and exc.errors()[0]["type"] in ("float_parsing", "int_parsing"):
+            raise PydanticCustomError("number_or_expression", "expected a number or an expression such as "
+                                      "'{{ card.width - 6 }}'") from None
+        raise
+
+
+EXPRESSION_ALLOWED = WrapValidator(_number_or_expression)
+"""Marks a number type that also takes an expression (read by the reference and JSON Schemas)."""
+
+
+def number(*, whole: bool = False, **limits):
+    """The type of a numeric key: a number within `limits` (pydantic's ge, gt, le...), or an
+    expression '{{ ... }}' whose value, worked out per card, must be such a number."""
+    return Annotated[int if whole else float, Field(**limits), EXPRESSION_ALLOWED]
+
+
+Coord = number(ge=-1000, le=1000, allow_inf_nan=False)
 """A position in mm; anything beyond a metre from the card is a typo."""
 Point = tuple[Coord, Coord]
 Dash = Annotated[list[Annotated[float, Field(gt=0, le=100)]], Field(max_length=8)]
 
 
-def has_expr(value) -> bool:
-    return isinstance(value, str) and ("{{" in value or "{%" in value)
+def _held_expressions(value) -> list[NumberExpression]:
+    """The numeric expressions a key's value holds (itself, or in a list of points)."""
+    if isinstance(value, NumberExpression):
+        return [value]
+    if isinstance(value, (list, tuple)):
+        return [e for item in value for e in _held_expressions(item)]
+    return []
 
 
 class Element(Schema):
@@ -26,6 +67,21 @@ class Element(Schema):
     """A Jinja2 condition over the card's fields; the element is drawn only when it is true,
     e.g. `when: "type == 'Event'"`."""
 
+    # plain attributes of the instance, not pydantic private ones: read for every element of
+    # every card, they must cost no more than any attribute
+    _numeric: ClassVar[tuple] = ()
+    """The keys whose value is (or holds) a numeric expression, found once when it is read."""
+    _origin: ClassVar[object] = None
+    """Set on a resolved copy: what it was resolved from and to (a stable cache key)."""
+
+    @model_validator(mode="after")
+    def _find_numeric_expressions(self):
+        found = tuple(name for name in type(self).model_fields
+                      if name != "when" and _held_expressions(getattr(self, name)))
+        if found:
+            object.__setattr__(self, "_numeric", found)
+        return self
+
     def expressions(self) -> list[str]:
         """Every Jinja2 template string this element holds (for checks and static detection)."""
         out = []
@@ -33,7 +89,37 @@ class Element(Schema):
             value = getattr(self, name)
             if name != "when" and has_expr(value):
                 out.append(value)
+            elif name in self._numeric and not isinstance(value, str):
+                out += _held_expressions(value)
         return out
+
+    def has_numeric_expressions(self) -> bool:
+        return bool(self._numeric)
+
+    @property
+    def cache_key(self):
+        """Identifies what this element draws for a cache of its work (text laid out): a
+        resolved copy by its original and the numbers it was given."""
+        return id(self) if self._origin is None else self._origin
+
+    def resolved(self, ctx) -> "Element":
+        """This element with every numeric expression evaluated against the card being drawn
+        and checked as the key's number would be (itself when it has none). Raises
+        LayoutError naming the key, the expression and what it gave."""
+        if not self._numeric:
+            return self
+        given = {name: getattr(self, name) for name in self.model_fields_set}
+        evaluated = {name: _evaluated(getattr(self, name), name, ctx) for name in self._numeric}
+        try:
+            copy = type(self).model_validate({**given, **evaluated})
+        except ValidationError as exc:
+            raise LayoutError(_explained(exc, self, evaluated)) from None
+        object.__setattr__(copy, "_origin", (id(self), repr(sorted(evaluated.items()))))
+        return copy
+
+    def draw_ops(self, ctx) -> list:
+        """The element's operations for the card being drawn, numeric expressions evaluated."""
+        return (self.resolved(ctx) if self._numeric else self).ops(ctx)
 
     def expressions_with_names(self):
         """(source, as shown in errors, names this element itself adds) for each expression,
@@ -49,12 +135,43 @@ class Element(Schema):
         raise NotImplementedError
 
 
+def _evaluated(value, key: str, ctx):
+    """A key's value with each numeric expression in it replaced by the number it gives."""
+    if isinstance(value, NumberExpression):
+        found = ctx.value(value)
+        if isinstance(found, Undefined):
+            raise LayoutError(f"{key}: {str(value)!r}: {found._undefined_message}")
+        if isinstance(found, str) and not has_expr(found):
+            try:
+                found = float(found)
+            except ValueError:
+                pass
+        if isinstance(found, bool) or not isinstance(found, (int, float)):
+            raise LayoutError(f"{key}: {str(value)!r} gives {found!r}, not a number; a numeric key's "
+                              "expression must work out to a number, e.g. '{{ card.width - 6 }}'")
+        return found
+    if isinstance(value, (list, tuple)):
+        return type(value)(_evaluated(item, key, ctx) for item in value)
+    return value
+
+
+def _explained(exc: ValidationError, element: Element, evaluated: dict) -> str:
+    """A resolved element's first validation error, with the expression that led to it."""
+    err = exc.errors(include_url=False)[0]
+    key = next((part for part in err["loc"] if isinstance(part, str) and part in evaluated), None)
+    reason = err["msg"].removeprefix("Value error, ").removeprefix("Input ")
+    if key is None:
+        return reason
+    source = ", ".join(repr(str(e)) for e in _held_expressions(getattr(element, key)))
+    return f"{key}: {source} gives {err.get('input', evaluated[key])!r}, which {reason}"
+
+
 class Painted(Element):
     fill: str | None = None
     """Fill colour: '#rrggbb', a colour name, a name from the game's `colors`, or an expression."""
     stroke: str | None = None
     """Outline colour (none when omitted)."""
-    stroke_width: float = Field(0.3, ge=0, le=20)
+    stroke_width: number(ge=0, le=20) = 0.3
     """Outline width in mm."""
     dash: Dash | None = None
     """Dash pattern in mm, e.g. [1, 0.5]."""

@@ -1,9 +1,7 @@
 """`circle`: a circle (or an ellipse with `ry`) around a centre point."""
 
-from pydantic import Field
-
 from .. import ops
-from .base import Coord, Painted
+from .base import Coord, Painted, number
 
 
 class Circle(Painted):
@@ -11,9 +9,9 @@ class Circle(Painted):
     """Centre, mm from the trim's left."""
     y: Coord
     """Centre, mm from the trim's top."""
-    r: float = Field(gt=0, le=500)
+    r: number(gt=0, le=500)
     """Radius, mm."""
-    ry: float | None = Field(None, gt=0, le=500)
+    ry: number(gt=0, le=500) | None = None
     """Vertical radius for an ellipse (defaults to r)."""
 
     def ops(self, ctx):

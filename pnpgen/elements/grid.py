@@ -6,12 +6,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
-
 from ..maps import gridmap
 from .. import ops
 from ..errors import LayoutError
-from .base import Coord, Dash, Element
+from .base import Coord, Dash, Element, number
 
 Side = Literal["N", "E", "S", "W"]
 ICON = "icon:"  # the form name of an icon (pnpgen.layout.ICON)
@@ -30,7 +28,7 @@ class Grid(Element):
     anchor: Literal["top-left", "center"] = "top-left"
     """What x and y place: the grid's top-left corner, or its centre (for maps whose size
     varies from card to card)."""
-    cell: float = Field(gt=0, le=200)
+    cell: number(gt=0, le=200)
     """Side of one space, mm."""
     size: tuple[int, int] | None = None
     """[columns, rows] the map must have (any size when omitted)."""
@@ -40,19 +38,19 @@ class Grid(Element):
     """Symbol -> side: a border space holding the symbol leaves that side open (an exit)."""
     symbols: dict[str, str] = {}
     """Symbol -> the game icon drawn in its spaces; '.' is an empty space."""
-    symbol_size: float = Field(0.72, gt=0, le=1)
+    symbol_size: number(gt=0, le=1) = 0.72
     """Icon height as a share of a space."""
     fill: str | None = None
     """Colour of the spaces (none: the card shows through)."""
     line: str | None = "#00000055"
     """Colour of the grid lines between spaces (none: no lines)."""
-    line_width: float = Field(0.2, ge=0, le=5)
+    line_width: number(ge=0, le=5) = 0.2
     """Width of the grid lines, mm."""
     dash: Dash | None = None
     """Dash pattern of the grid lines, mm."""
     wall: str = "black"
     """Colour of walls and closed borders."""
-    wall_width: float = Field(1.2, gt=0, le=10)
+    wall_width: number(gt=0, le=10) = 1.2
     """Width of walls, mm."""
 
     def ops(self, ctx):

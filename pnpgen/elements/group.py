@@ -7,10 +7,8 @@ from __future__ import annotations
 
 import math
 
-from pydantic import Field
-
 from .. import ops
-from .base import Coord, Element
+from .base import Coord, Element, number
 
 
 class Group(Element):
@@ -18,7 +16,7 @@ class Group(Element):
     """Where the group's (0, 0) goes, mm from the trim's left."""
     y: Coord = 0
     """Where the group's (0, 0) goes, mm from the trim's top."""
-    rotate: float = Field(0, ge=-360, le=360)
+    rotate: number(ge=-360, le=360) = 0
     """Turn the group counter-clockwise about its (0, 0), degrees."""
     mirror: bool = False
     """Flip the group left to right (before turning it)."""
@@ -42,7 +40,7 @@ class Group(Element):
         for entry in self.draw:
             el = entry.element
             if el.when is None or ctx.condition(el.when):
-                body += el.ops(ctx)
+                body += el.draw_ops(ctx)
         # (u, v) y down -> mirrored (m u, v) -> turned counter-clockwise as seen -> moved
         return [ops.Group((m * cos, -m * sin, sin, cos, self.x, self.y), tuple(body))]
 

@@ -7,12 +7,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
-
 from .. import ops
 from ..errors import LayoutError
 from ..sources.validation import Schema
-from .base import Coord, Element
+from .base import Coord, Element, number
 
 ICON = "icon:"  # the form name of an icon (pnpgen.layout.ICON)
 PT = 25.4 / 72
@@ -35,7 +33,7 @@ class HexGrid(Element):
     not on the board; usually '{{ hexes }}'."""
     top: Literal["flat", "pointy"] = "flat"
     """flat: straight columns, odd columns shoved down; pointy: straight rows, odd rows shoved right."""
-    across: float = Field(gt=2, le=200)
+    across: number(gt=2, le=200)
     """Width of a hex across its flats, mm."""
     x: Coord = 0
     """Left edge of the grid's bounding box, mm."""
@@ -43,7 +41,7 @@ class HexGrid(Element):
     """Top edge of the grid's bounding box, mm."""
     terrain: dict[str, Terrain]
     """Terrain code -> its fill, icon and name."""
-    icon_size: float = Field(0.42, gt=0, le=1)
+    icon_size: number(gt=0, le=1) = 0.42
     """Icon height as a share of `across`."""
     numbers: bool = True
     """Print each hex's terrain code."""
@@ -53,7 +51,7 @@ class HexGrid(Element):
     """Print each hex's coordinate (column and row, e.g. 0305) small at its top."""
     line: str = "black"
     """Colour of the hex edges."""
-    line_width: float = Field(0.3, gt=0, le=5)
+    line_width: number(gt=0, le=5) = 0.3
     """Width of the hex edges, mm."""
     starts: list[str] = []
     """Player colours: ring the start hexes (as far apart as the board allows) in them, in order."""

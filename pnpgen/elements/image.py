@@ -2,10 +2,8 @@
 
 from typing import Literal
 
-from pydantic import Field
-
 from .. import ops
-from .base import Coord, Element, bleed_box
+from .base import Coord, Element, bleed_box, number
 
 
 class Image(Element):
@@ -17,9 +15,9 @@ class Image(Element):
     """Left edge of the box, mm from the trim's left."""
     y: Coord = 0
     """Top edge of the box, mm from the trim's top."""
-    w: float = Field(gt=0, le=1000)
+    w: number(gt=0, le=1000)
     """Box width, mm."""
-    h: float = Field(gt=0, le=1000)
+    h: number(gt=0, le=1000)
     """Box height, mm."""
     fit: Literal["cover", "contain", "stretch"] = "cover"
     """cover: fill the box, cropping the overflow; contain: fit wholly inside; stretch: distort to fill."""

@@ -3,15 +3,15 @@
 from pydantic import Field
 
 from .. import ops
-from .base import Dash, Element, Point
+from .base import Dash, Element, Point, number
 
 
 class Line(Element):
     points: list[Point] = Field(min_length=2)
-    """Points [[x, y], ...] in mm, at least two."""
+    """Points [[x, y], ...] in mm, at least two; a coordinate may be an expression."""
     stroke: str = "black"
     """Line colour."""
-    stroke_width: float = Field(0.3, ge=0, le=20)
+    stroke_width: number(ge=0, le=20) = 0.3
     """Line width, mm."""
     dash: Dash | None = None
     """Dash pattern in mm, e.g. [1, 0.5]."""

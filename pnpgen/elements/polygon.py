@@ -3,24 +3,24 @@ points...) from a centre, radius and number of sides."""
 
 import math
 
-from pydantic import Field, model_validator
+from pydantic import model_validator
 
 from .. import ops
-from .base import Coord, Painted, Point
+from .base import Coord, Painted, Point, number
 
 
 class Polygon(Painted):
     points: list[Point] | None = None
-    """Corner points [[x, y], ...] in mm, at least three."""
+    """Corner points [[x, y], ...] in mm, at least three; a coordinate may be an expression."""
     x: Coord | None = None
     """Centre of a regular polygon, mm from the trim's left."""
     y: Coord | None = None
     """Centre of a regular polygon, mm from the trim's top."""
-    r: float | None = Field(None, gt=0, le=500)
+    r: number(gt=0, le=500) | None = None
     """Centre-to-corner radius of a regular polygon, mm."""
-    sides: int | None = Field(None, ge=3, le=64)
+    sides: number(whole=True, ge=3, le=64) | None = None
     """Number of sides of a regular polygon (6 for a hexagon)."""
-    angle: float = Field(0, ge=-360, le=360)
+    angle: number(ge=-360, le=360) = 0
     """Rotation of a regular polygon, degrees clockwise (0 puts a corner at the right)."""
 
     @model_validator(mode="after")

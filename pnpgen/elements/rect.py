@@ -1,9 +1,7 @@
 """`rect`: a filled and/or stroked rectangle, optionally with rounded corners."""
 
-from pydantic import Field
-
 from .. import ops
-from .base import Coord, Painted, bleed_box
+from .base import Coord, Painted, bleed_box, number
 
 
 class Rect(Painted):
@@ -11,11 +9,11 @@ class Rect(Painted):
     """Left edge, mm from the trim's left."""
     y: Coord = 0
     """Top edge, mm from the trim's top."""
-    w: float = Field(gt=0, le=1000)
+    w: number(gt=0, le=1000)
     """Width, mm."""
-    h: float = Field(gt=0, le=1000)
+    h: number(gt=0, le=1000)
     """Height, mm."""
-    r: float = Field(0, ge=0, le=500)
+    r: number(ge=0, le=500) = 0
     """Corner radius, mm (0 for square corners)."""
     bleed: bool = False
     """Carry the rectangle into the bleed on every side where it touches the trim."""

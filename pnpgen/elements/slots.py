@@ -21,7 +21,7 @@ from pydantic import Field, model_validator
 
 from .. import expr, ops
 from ..errors import LayoutError
-from .base import Coord, Element, has_expr
+from .base import Coord, Element, has_expr, number
 
 RECT = {"n": 90, "ne": 45, "e": 0, "se": -45, "s": -90, "sw": -135, "w": 180, "nw": 135}
 """Slot -> direction from the centre, degrees counter-clockwise from east."""
@@ -40,9 +40,9 @@ class Slots(Element):
     """Left edge of the box, mm (default: the card's)."""
     y: Coord = 0
     """Top edge of the box, mm."""
-    w: float | None = Field(None, gt=0, le=1000)
+    w: number(gt=0, le=1000) | None = None
     """Box width, mm (default: the card's width)."""
-    h: float | None = Field(None, gt=0, le=1000)
+    h: number(gt=0, le=1000) | None = None
     """Box height, mm (default: the card's height)."""
     at: Literal["edges", "corners", "all"] | list[Literal["n", "ne", "e", "se", "s", "sw", "w", "nw"]] = "edges"
     """Which slots are used: edges, corners (rectangles only), all, or a list of slot names;
@@ -53,7 +53,7 @@ class Slots(Element):
     values: str | list[Any] | dict[str, Any]
     """The values: a list (or an expression giving one, e.g. '{{ corners }}') placed clockwise
     from `start`, or a mapping slot -> value. An empty value leaves its slot blank."""
-    inset: float = Field(7, ge=0, le=500)
+    inset: number(ge=0, le=500) = 7
     """Distance from the edge to the slot's centre, mm (at a corner, from both edges)."""
     facing: Literal["out", "in"] = "out"
     """out: each value is read by someone beyond its edge (its foot towards the edge);
@@ -64,7 +64,7 @@ class Slots(Element):
     Default: the value as text, in `font`, `size` and `color`."""
     font: str = "sans-bold"
     """Font of the default text."""
-    size: float = Field(14, gt=0, le=300)
+    size: number(gt=0, le=300) = 14
     """Size of the default text, pt."""
     color: str = "black"
     """Colour of the default text."""
@@ -209,7 +209,7 @@ class Slots(Element):
 def _drawn_ops(element, ctx):
     if element.when is not None and not ctx.condition(element.when):
         return []
-    return element.ops(ctx)
+    return element.draw_ops(ctx)
 
 
 ELEMENT = Slots

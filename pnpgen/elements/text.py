@@ -7,10 +7,10 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import model_validator
 
 from .. import fonts, ops
-from .base import Coord, Element
+from .base import Coord, Element, number
 
 PT = 25.4 / 72  # mm per point
 _PIECES = re.compile(r"(\*\*|:[A-Za-z0-9_-]+:)")
@@ -26,15 +26,15 @@ class Text(Element):
     """Left edge of the box, mm from the trim's left."""
     y: Coord = 0
     """Top edge of the box, mm from the trim's top."""
-    w: float = Field(gt=0, le=1000)
+    w: number(gt=0, le=1000)
     """Box width, mm."""
-    h: float = Field(gt=0, le=1000)
+    h: number(gt=0, le=1000)
     """Box height, mm."""
     font: str = "sans"
     """Font name: sans, sans-bold, sans-italic, serif-bold, vera... or one of the game's `fonts`."""
-    size: float = Field(9, gt=0, le=300)
+    size: number(gt=0, le=300) = 9
     """Font size, pt."""
-    min_size: float | None = Field(None, gt=0, le=300)
+    min_size: number(gt=0, le=300) | None = None
     """Smallest size auto-shrink may use, pt (default: 60 % of size; equal to size turns
     shrinking off)."""
     color: str = "black"
@@ -45,14 +45,16 @@ class Text(Element):
     """Vertical alignment in the box."""
     wrap: bool = True
     """Wrap long lines at spaces (otherwise each paragraph is one line)."""
-    leading: float = Field(1.15, ge=0.5, le=4)
+    leading: number(ge=0.5, le=4) = 1.15
     """Line spacing as a multiple of the font size."""
-    rotate: float = Field(0, ge=-360, le=360)
+    rotate: number(ge=-360, le=360) = 0
     """Turn the text counter-clockwise about the box's centre, in degrees; at 90 and 270 the
     lines run along the box's height (so a value can face any edge or corner of a card)."""
 
     @model_validator(mode="after")
     def _sizes(self):
+        if isinstance(self.size, str) or isinstance(self.min_size, str):
+            return self     # checked when the card's numbers are in (Element.resolved)
         if self.min_size is not None and self.min_size > self.size:
             raise ValueError(f"min_size {self.min_size} is larger than size {self.size}")
         return self
@@ -62,7 +64,7 @@ class Text(Element):
         if not content.strip():
             return []
         # copies and repeated rules text lay out identically: reuse the result
-        key = (id(self), content, ctx.eval(self.color))
+        key = (self.cache_key, content, ctx.eval(self.color))
         cached = ctx.text_cache.get(key)
         if cached is None:
             if len(ctx.text_cache) > 512:

@@ -6,12 +6,10 @@ hub large, with its name. The rules-check reads the same data with the same pars
 
 from __future__ import annotations
 
-from pydantic import Field
-
 from .. import fonts, ops
 from ..maps import trailmap
 from ..errors import LayoutError
-from .base import Coord, Element
+from .base import Coord, Element, number
 from .text import PT, Text
 
 class Trails(Element):
@@ -23,31 +21,31 @@ class Trails(Element):
     """Where the data's (0, 0) goes, mm from the left (the data is in mm, y down)."""
     y: Coord = 0
     """Where the data's (0, 0) goes, mm from the top."""
-    space: float = Field(18, gt=0, le=100)
+    space: number(gt=0, le=100) = 18
     """Diameter of a plain space, mm."""
-    safety: float = Field(20, gt=0, le=100)
+    safety: number(gt=0, le=100) = 20
     """Diameter of a red safety intersection, mm."""
-    circle: float = Field(24, gt=0, le=100)
+    circle: number(gt=0, le=100) = 24
     """Diameter of each circle of a town's ring, mm."""
-    hub: float = Field(50, gt=0, le=300)
+    hub: number(gt=0, le=300) = 50
     """Diameter of the hub, mm."""
-    ring_gap: float = Field(5, ge=0, le=50)
+    ring_gap: number(ge=0, le=50) = 5
     """Gap between neighbouring circles of a town's ring, mm."""
-    bend: float = Field(10, ge=0, le=100)
+    bend: number(ge=0, le=100) = 10
     """Radius of the rounded bends of a trail's line at its via points, mm (0: sharp)."""
     line: str = "#5b3a1e"
     """Colour of the trail lines."""
-    line_width: float = Field(2.5, gt=0, le=20)
+    line_width: number(gt=0, le=20) = 2.5
     """Width of the trail lines, mm."""
     edge: str | None = None
     """Colour of a wider line drawn under each trail line, as its border (none: no border)."""
-    edge_width: float = Field(1.2, ge=0, le=10)
+    edge_width: number(ge=0, le=10) = 1.2
     """How much wider than the line its border is, mm."""
     fill: str = "#fbf6e6"
     """Fill of the plain spaces."""
     stroke: str = "#2a2118"
     """Outline of every space, circle and the hub."""
-    stroke_width: float = Field(0.6, ge=0, le=5)
+    stroke_width: number(ge=0, le=5) = 0.6
     """Outline width, mm."""
     red: str = "#c62f26"
     """Fill of the safety intersections and the towns' circles."""
@@ -57,7 +55,7 @@ class Trails(Element):
     """Fill of the hub."""
     font: str = "serif-bold"
     """Font of the names and numbers."""
-    name_size: float = Field(9, gt=0, le=72)
+    name_size: number(gt=0, le=72) = 9
     """Size of the town and safety names, pt."""
     name_color: str = "#2a2118"
     """Colour of the names."""
@@ -65,13 +63,13 @@ class Trails(Element):
     """Fill of the plate behind each town's name (none: no plate)."""
     plate_stroke: str | None = None
     """Outline of the name plates (default: `red`)."""
-    hub_size: float = Field(12, gt=0, le=72)
+    hub_size: number(gt=0, le=72) = 12
     """Size of the hub's name, pt."""
     hub_color: str = "#2a2118"
     """Colour of the hub's name."""
     numbers: bool = True
     """Number each town's circles 1, 2, 3..., circle 1 facing the trail."""
-    number_size: float = Field(10, gt=0, le=72)
+    number_size: number(gt=0, le=72) = 10
     """Size of the circle numbers, pt."""
     number_color: str = "#fbf6e6"
     """Colour of the circle numbers."""

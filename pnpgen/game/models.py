@@ -169,8 +169,8 @@ class Game(Schema):
     paper: Paper = "letter"
     """Paper size for the sheets (`pnpgen build --paper` overrides)."""
     card_size: Size = Field("poker", validate_default=True)
-    """Default card size: poker, bridge, mini, mini-us, mini-eu, tarot, square, square-euro,
-    square-large, jumbo, business, or [w, h] in mm."""
+    """Default card size: a name (poker, bridge, mini, tarot, square...: each in millimetres in
+    `pnpgen schema sizes`) or [w, h] in mm."""
     bleed: float = Field(3.175, ge=0, le=10)
     """Bleed around each card, mm (1/8 in by default)."""
     safe: float = Field(3.175, ge=0, le=20)

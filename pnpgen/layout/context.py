@@ -12,7 +12,8 @@ from .. import expr
 from ..elements.base import has_expr
 from .resources import Resources
 
-_SIMPLE = re.compile(r"^\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$")
+_SIMPLE = re.compile(r"^\{\{\s*(?!(?:true|false|none|True|False|None)\s*\}\})([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$")
+"""'{{ name }}', looked up without Jinja (true, false and none are Jinja's constants, not names)."""
 _SINGLE = re.compile(r"^\{\{(?!.*\{\{)(.*)\}\}$", re.S)
 
 

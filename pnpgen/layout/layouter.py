@@ -15,6 +15,7 @@ from jinja2 import TemplateError, UndefinedError
 
 from .. import fonts, ops
 from .context import Context, Expressions
+from .nearmiss import draws_art, face_misses
 from ..errors import InputError, LayoutError, Notice
 from ..game.expand import PrintCard
 from ..game.loader import DeckSource, GameSource, TemplateSource
@@ -29,10 +30,11 @@ VARIABLES = (
     ("card.code", "text", "The card's code, e.g. SWM-017 (empty on a common back)."),
     ("card.copy", "whole number", "Which copy of the card this is, from 1."),
     ("card.count", "whole number", "How many copies of the card are printed."),
-    ("card.width", "number", "The card's trim width, mm."),
-    ("card.height", "number", "The card's trim height, mm."),
+    ("card.width", "number", "The trim width, mm, of what is drawn: the card, a packed token (its template's "
+     "size) or a board; e.g. `w: \"{{ card.width }}\"` (every size name in mm: `sizes`)."),
+    ("card.height", "number", "The trim height, mm (of the card, token or board)."),
     ("card.bleed", "number", "The game's bleed, mm."),
-    ("card.safe", "number", "The game's safe-zone inset, mm."),
+    ("card.safe", "number", "The safe-zone inset, mm: the deck's `safe`, or the game's."),
     ("deck.name", "text", "The deck's name."),
     ("deck.id", "text", "The deck's file name without .yaml."),
     ("game.title", "text", "The game's title."),
@@ -64,7 +66,7 @@ def icon_forms(game: GameSource, res: Resources, exprs: Expressions) -> dict[str
             else:
                 box = icon.size
                 ctx = Context(res, exprs, {}, box, 0.0, {})
-                body = [op for entry in icon.elements for op in entry.element.ops(ctx)]
+                body = [op for entry in icon.elements for op in entry.element.draw_ops(ctx)]
         except (LayoutError, TemplateError) as exc:
             raise InputError.at(game.doc.path, game.doc.line(("icons", name)), f"icons.{name}: {exc}") from None
         forms[ICON + name] = ops.FormDef(box, tuple(body), bleed=False)
@@ -92,6 +94,8 @@ class Layouter:
         self._plans: dict[str, Plan] = {}
         self._text_cache: dict = {}
         self._static: dict = {}
+        self._edges_checked: set[str] = set()
+        """Templates whose elements shared by every card were checked for near misses."""
         g = game.game
         self._shared = {"game": {"title": g.title, "code": g.code},
                         "deck": {"name": deck.deck.name, "id": deck.id}, "colors": dict(g.colors)}
@@ -146,6 +150,8 @@ class Layouter:
         plan = self.plan(template)
         tpl = plan.source
         ctx = self._context(card, tpl)
+        drawn = {}   # element index -> its operations, for the near-miss check
+        art = tpl.name not in self._edges_checked    # art that may miss: once for what every card shares
         for step in plan.steps:
             if step[0] == "form":
                 if shared:
@@ -160,12 +166,30 @@ class Layouter:
                         continue
                 except (TemplateError, TypeError, ValueError, ArithmeticError) as exc:
                     raise self._locate(tpl, i, card, f"when: {el.when!r}: {getattr(exc, 'message', None) or exc}")
-            yield i, self._element_ops(ctx, tpl, i, el, card)
+            body = drawn[i] = self._element_ops(ctx, tpl, i, el, card)
+            art = art or draws_art(body)
+            yield i, body
+        if art:
+            self._check_edges(plan, drawn, ctx)
         if card is not None and card.code and tpl.template.code is not False:
             try:
                 yield "code", [self._code_mark(ctx, tpl.template.code, card.code)]
             except LayoutError as exc:
                 raise InputError.at(tpl.doc.path, tpl.doc.line(("code",)), f"code: {exc}") from None
+
+    def _check_edges(self, plan: Plan, drawn: dict, ctx: Context) -> None:
+        """Note the near misses (nearmiss.py) of a face whose own elements drew `drawn`, at
+        their template lines: the template is what to change, whichever card shows it."""
+        tpl = plan.source
+        self._edges_checked.add(tpl.name)
+        face = []
+        for step in plan.steps:
+            if step[0] == "form":
+                face += self._static_run(tpl, step[1])
+            elif step[1] in drawn:
+                face.append((step[1], drawn[step[1]]))
+        for i, miss in face_misses(face, ctx.width, ctx.height, ctx.bleed):
+            self._note(tpl, i, None, miss.message(ctx.width, ctx.height), True)
 
     def _static_run(self, tpl: TemplateSource, form: str):
         """The elements of one shared form (a run of static elements from the index its name
@@ -197,7 +221,7 @@ class Layouter:
 
     def _element_ops(self, ctx: Context, tpl, i, el, card):
         try:
-            result = el.ops(ctx)
+            result = el.draw_ops(ctx)
         except LayoutError as exc:
             raise self._locate(tpl, i, card, str(exc))
         except UndefinedError as exc:

@@ -86,6 +86,7 @@ class Face:
     drawn_by: list = field(default_factory=list)   # the Where of each background operation
     template: str = ""   # the template file that draws the face
     placements: list = field(default_factory=list)  # placing.Placement: where it prints on the paper
+    drawn: list = field(default_factory=list)    # (Where, operations) of each element, in drawing order
 
     @property
     def label(self) -> str:
@@ -123,6 +124,7 @@ def read_face(face: Face, drawn: list, where_of) -> Face:
     Layouter.layout_by_element; `where_of(index)` names the template line of each."""
     for index, body in drawn:
         where = where_of(index)
+        face.drawn.append((where, body))
         kept = _walk(face, body, IDENTITY, where, index == "code")
         face.background += kept
         face.drawn_by += [where] * len(kept)

@@ -26,6 +26,7 @@ from ..rules import ruleset
 from ..sheets import custom_layout
 from ..rules.checks import CHECKS
 from ..elements import ELEMENTS
+from ..elements.base import EXPRESSION_ALLOWED
 
 KINDS = {name: (kind.schema_where or kind.where, kind.model) for name, kind in kinds.EDITABLE.items()}
 """One schema per kind of file (pnpgen.schema.kinds): kind -> (its title, its model)."""
@@ -133,6 +134,13 @@ class _Generator(GenerateJsonSchema):
         if values and all(isinstance(v, bool) for v in values):   # Literal[False] takes 0 too
             return {"enum": [*values, *(int(v) for v in values)]}
         return out
+
+    def function_wrap_schema(self, schema):
+        inner = super().function_wrap_schema(schema)
+        if schema["function"]["function"] is EXPRESSION_ALLOWED.func:   # a number, or an expression
+            return {"anyOf": [inner, {"type": "string", "pattern": r"\{\{|\{%",
+                                      "description": "An expression giving the number for each card."}]}
+        return inner
 
     def function_before_schema(self, schema):
         if schema["function"]["function"] is _SIZE:

@@ -17,10 +17,11 @@ from pydantic_core import PydanticUndefined
 
 from ..sheets import custom_layout
 from ..elements import ELEMENTS
+from ..elements.base import EXPRESSION_ALLOWED
 from ..layout.layouter import VARIABLES
-from . import kinds, limits
+from . import kinds, limits, sizes
 
-SIZE = "size (a name such as poker, or [w, h] mm)"
+SIZE = "size (a name such as poker, or [w, h] mm; names in mm: `sizes`)"
 PAPER = "paper (a name such as letter or a4, or [w, h] mm)"
 
 TOPICS: dict[str, tuple[str, type[BaseModel]]] = {name: (t.where, t.model) for name, t in kinds.TOPICS.items()}
@@ -38,6 +39,8 @@ def type_name(annotation) -> str:
     if origin is typing.Literal:
         return " or ".join(repr(a) if isinstance(a, str) else str(a).lower() for a in args)
     if origin is typing.Annotated:
+        if EXPRESSION_ALLOWED in annotation.__metadata__:
+            return type_name(args[0]) + " or expression"
         return SIZE if args and args[0] == tuple[float, float] else type_name(args[0])
     if origin is tuple and len(args) == 2:
         return "[x, y]"
@@ -91,6 +94,8 @@ def rows(cls: type[BaseModel]):
                 if isinstance(default, bool) else str(default)
         text = re.sub(r"\s+", " ", info.description or docstrings(cls).get(name, "")).strip()
         kind = SIZE if info.metadata and info.annotation == tuple[float, float] else type_name(info.annotation)
+        if EXPRESSION_ALLOWED in info.metadata:
+            kind += " or expression"
         if any(getattr(m, "func", None) is custom_layout._paper for m in info.metadata):
             kind = PAPER
         yield name, kind, shown, text
@@ -112,6 +117,8 @@ VARIABLES_INTRO = ("The names a template's expressions (`{{ ... }}`, `when:`) ca
 def text(topic: str) -> str:
     if topic == limits.TOPIC:
         return limits.text()
+    if topic == sizes.TOPIC:
+        return sizes.text()
     if topic == VARIABLES_TOPIC:
         return "\n".join([f"{topic}: names in template expressions", f"  {VARIABLES_INTRO}"] +
                           [f"  {name}: {kind}\n      {doc}" for name, kind, doc in VARIABLES])
@@ -140,4 +147,4 @@ def markdown() -> str:
             out += [f"## {VARIABLES_TOPIC}", "", VARIABLES_INTRO, "", "| name | type | meaning |", "|---|---|---|"]
             out += [f"| `{name}` | {kind} | {doc} |" for name, kind, doc in VARIABLES]
             out.append("")
-    return "\n".join(out + limits.markdown())
+    return "\n".join(out + sizes.markdown() + limits.markdown())

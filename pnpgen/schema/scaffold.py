@@ -12,6 +12,7 @@ import shutil
 from pathlib import Path
 
 from . import json_schemas
+from .. import presets
 from ..sources import validation, yamlsrc
 from ..build import Project
 from ..errors import InputError
@@ -26,8 +27,8 @@ GAME = """\
 title: {title_yaml}
 code: {code_yaml}              # card codes {code}-001, {code}-002, ...
 paper: letter            # or a4
-card_size: poker         # poker, bridge, mini, tarot, square, ... or [w, h] in mm
-colors:                  # names usable wherever a colour is asked for
+card_size: poker         # a name below, or [w, h] in mm; templates read it as card.width, card.height
+{sizes}colors:                  # names usable wherever a colour is asked for
   ink: "#1f1a14"
   parchment: "#f6f1e4"
   accent: "#2f5a36"
@@ -95,6 +96,18 @@ rules:
 """
 
 
+def _size_comment() -> str:
+    """The named card sizes in mm, as comment lines under `card_size:` (wrapped at about 96)."""
+    lines, line = [], "#   in mm, width x height:"
+    for name, (w, h) in presets.card_sizes().items():
+        item = f" {name} {w:g} x {h:g},"
+        if len(line) + len(item) > 96:
+            lines.append(line)
+            line = "#  "
+        line += item
+    return "\n".join(lines + [line.rstrip(",")]) + "\n"
+
+
 def _oneline(text: str) -> str:
     return " ".join(text.split())
 
@@ -133,7 +146,7 @@ def plan(project: Project, game_id: str, title: str | None = None, code: str | N
     schemas = project.root / json_schemas.SCHEMA_DIR
     cards, templates = project.cards / game_id, project.templates / game_id
     files = {
-        (cards / "game.yaml", "game"): GAME.format(title=_oneline(title), title_yaml=_quoted(title),
+        (cards / "game.yaml", "game"): GAME.format(sizes=_size_comment(),title=_oneline(title), title_yaml=_quoted(title),
                                                    code=_oneline(code), code_yaml=_quoted(code)),
         (cards / "decks" / "deck.yaml", "deck"): DECK.format(game=game_id),
         (cards / "rules.yaml", "rules"): RULES.format(),

@@ -3,7 +3,7 @@ whole, where no place the paper allows could go round it."""
 
 from ..findings import Hit
 
-ORDER = 50
+ORDER = 60
 DOC = ("a seam between the pages of a tiled board (on the game's paper) that goes through a line "
        "of text or a `keep_whole:` region of the board, where the seams could not be moved round it")
 PIXELS = False
