@@ -166,3 +166,35 @@ def test_translucent_text_is_measured_as_the_ink_it_shows(tmp_path, opacity, fin
         seen = blend((0, 0, 0), WHITE, 0.2)        # black at 20 % on white shows as light grey
         assert "in #000000 at 20 % opacity on #ffffff" in found[0]["message"]
         assert found[0]["value"] == pytest.approx(contrast(tuple(round(v) for v in seen), WHITE), abs=0.05)
+
+
+def test_a_board_keeps_its_translucent_parts_on_every_tile(tmp_path):
+    """A board is drawn once as a form and shown through each tile's window: the form must
+    carry its transparency states, or the panel would print solid."""
+    folder = glass(tmp_path)
+    (folder / "boards").mkdir()
+    (folder / "boards" / "map.yaml").write_text("name: Map\nsize: [300, 200]\ntemplate: map\n")
+    (tmp_path / "templates" / "mini" / "map.yaml").write_text(
+        "size: [300, 200]\ncode: false\nelements:\n  - rect: {w: 300, h: 200, fill: '#2244cc', bleed: true}\n"
+        "  - rect: {x: 0, y: 0, w: 300, h: 200, fill: white, opacity: 0.5}\n")
+    results = build_game(Project(tmp_path), "mini", Options(out=tmp_path / "out"))
+    (board,) = [r for r in results if r.deck == "map"]
+    assert 0.5 in alphas(board.path)["/ca"]
+    document = pdfium.PdfDocument(str(board.path))
+    want = tuple(round(v) for v in blend(WHITE, BLUE, 0.5))
+    for index in range(1, len(document)):         # page 0 shows how the tiles go together
+        page = document[index].render(scale=50 / 72).to_pil().convert("RGB")
+        colours = {c for _, c in page.getcolors(maxcolors=1 << 24)}
+        assert any(all(abs(a - b) <= 2 for a, b in zip(c, want)) for c in colours), index
+
+
+@pytest.mark.parametrize("shop", ["tgc", "mpc"])
+def test_shop_uploads_show_the_panel_blended(tmp_path, shop):
+    glass(tmp_path)
+    result = export_game(load(Project(tmp_path), "mini"), shop, tmp_path / "shop")
+    (png,) = [p for p in result.folder.rglob("*.png") if "back" not in p.name]
+    with Image.open(png) as image:
+        w, h = image.size
+        dpi = w / ((63.5 + 2 * 3.175) / 25.4)                 # the upload's size, with its bleed
+        pixel = image.convert("RGB").getpixel((round((3.175 + 20) / 25.4 * dpi), round((3.175 + 20) / 25.4 * dpi)))
+    assert pixel == pytest.approx(blend(WHITE, BLUE, 0.5), abs=3)
