@@ -76,12 +76,8 @@ class Painter:
                     self._image(op, card_h)
             elif kind is ops.Group:
                 self._group(op, card_h)
-            elif _opaque(op.paint):
-                self._shape(op, card_h)
-            else:   # its alpha lasts only as long as the shape: later operations are opaque
-                c.saveState()
-                self._shape(op, card_h)
-                c.restoreState()
+            else:
+                self._shape(op, kind, card_h)
 
     def _faded(self, opacity: float, draw, *args):
         """Call draw(*args) with fill and stroke at `opacity` (images and forms drawn in
@@ -93,13 +89,24 @@ class Painter:
         draw(*args)
         c.restoreState()
 
-    def _shape(self, op, card_h):
-        """A Rect, Ellipse or Path."""
+    def _shape(self, op, kind, card_h):
+        """A Rect, Ellipse or Path. A translucent one's alpha ends with it (q ... Q), so what
+        is drawn after it, forms included, is opaque again."""
         c = self.c
-        fill, stroke = self._paint(op.paint)
-        if not (fill or stroke):
-            return
-        kind = type(op)
+        paint = op.paint
+        faded = (paint.fill is not None and paint.fill.alpha < 1) or (paint.stroke is not None
+                                                                       and paint.stroke.alpha < 1)
+        if faded:
+            c.saveState()
+        fill, stroke = self._paint(paint)
+        if fill or stroke:
+            self._outline(op, kind, card_h, fill, stroke)
+        if faded:
+            c.restoreState()
+
+    def _outline(self, op, kind, card_h, fill: int, stroke: int):
+        """Draw a Rect, Ellipse or Path in the paint set, filled and/or stroked."""
+        c = self.c
         if kind is ops.Rect:
             y = (card_h - op.y - op.h) * MM
             if op.r:
@@ -199,11 +206,6 @@ class Painter:
             c.restoreState()
         if turned or alpha < 1:
             c.restoreState()
-
-
-def _opaque(paint: ops.Paint) -> bool:
-    """Whether a paint's colours are solid (no alpha below 1)."""
-    return (paint.fill is None or paint.fill.alpha >= 1) and (paint.stroke is None or paint.stroke.alpha >= 1)
 
 
 class CardCanvas(Painter):
