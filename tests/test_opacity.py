@@ -198,3 +198,21 @@ def test_shop_uploads_show_the_panel_blended(tmp_path, shop):
         dpi = w / ((63.5 + 2 * 3.175) / 25.4)                 # the upload's size, with its bleed
         pixel = image.convert("RGB").getpixel((round((3.175 + 20) / 25.4 * dpi), round((3.175 + 20) / 25.4 * dpi)))
     assert pixel == pytest.approx(blend(WHITE, BLUE, 0.5), abs=3)
+
+
+def print_lines(root) -> list[dict]:
+    ran = pnpgen("check", "--format", "json", cwd=root)
+    return [f for f in json.loads(ran.stdout)["print"] if f["rule"] == "print-lines"]
+
+
+@pytest.mark.parametrize("opacity, finds", [(1, False), (0.15, True)])
+def test_a_faint_line_is_measured_as_the_ink_it_shows(tmp_path, opacity, finds):
+    face = ("code: false\nelements:\n  - rect: {w: 999, h: 999, fill: white, bleed: true}\n"
+            f"  - line: {{points: [[5, 20], [55, 20]], stroke: black, stroke_width: 0.5, opacity: {opacity}}}\n")
+    glass(tmp_path, face=face)
+    found = print_lines(tmp_path)
+    assert bool(found) == finds
+    if finds:
+        seen = tuple(round(v) for v in blend((0, 0, 0), WHITE, 0.15))
+        assert "line in #000000 at 15 % opacity on #ffffff" in found[0]["message"]
+        assert found[0]["value"] == pytest.approx(contrast(seen, WHITE), abs=0.05)
