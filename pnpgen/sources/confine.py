@@ -71,12 +71,13 @@ def near_miss(root: Path, rel: str) -> str:
     the folder it should be in, case first, then by likeness. '' when nothing is close."""
     folder, found = Path(root), []
     parts = [p for p in Path(str(rel).replace("\\", "/")).parts if p not in ("", ".")]
-    for i, part in enumerate(parts):
+    for part in parts:
         if (folder / part).exists():
             folder, found = folder / part, found + [part]
             continue
         try:
-            names = sorted(e.name for e in itertools.islice(os.scandir(folder), LOOKED_AT))
+            with os.scandir(folder) as entries:
+                names = sorted(e.name for e in itertools.islice(entries, LOOKED_AT))
         except OSError:
             return ""
         same = [n for n in names if n.lower() == part.lower()]
