@@ -2,7 +2,8 @@
 
 All geometry is in millimetres in card coordinates: origin at the trim box's top-left
 corner, x to the right, y downwards (as a designer measures a card). Colours are
-reportlab Color objects or None for "no paint". Only render.py knows about points.
+reportlab Color objects (their `alpha` says how opaque they are) or None for "no paint".
+Only render.py knows about points.
 """
 
 from __future__ import annotations
@@ -87,6 +88,7 @@ class Image:
     w: float
     h: float
     clip: tuple | None  # (x, y, w, h) or None
+    opacity: float = 1.0  # 0..1: how much of what lies under it is hidden
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +96,7 @@ class Form:
     """Draw a shared, already-drawn group of operations (a reportlab form XObject)."""
 
     name: str
+    opacity: float = 1.0  # 0..1, for what the form draws in opaque colours (an icon on a faded grid)
 
 
 @dataclass(frozen=True, slots=True)

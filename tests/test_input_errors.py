@@ -110,7 +110,7 @@ def test_bad_input_is_reported_with_file_and_line(scratch, rel, old, new, needle
     ('  - text: {w: 5, h: 5, text: "{{ 9 ** 999999999 }}"}\n', ["cannot evaluate", "more than 4,096-bit numbers"]),
     ('  - text: {w: 5, h: 5, text: "{{ title|center(1000000000) }}"}\n', ["cannot evaluate", "would hold 1,000,000,000"]),
     ('  - rect: {w: 5, h: 5, fill: "not-a-colour"}\n', ["unknown colour 'not-a-colour'"]),
-    ('  - rect: {w: 5, h: 5, fill: "#ffffff80"}\n', ["'#ffffff80' is not a colour", "transparency is not supported"]),
+    ('  - rect: {w: 5, h: 5, fill: "#ffffff8"}\n', ["'#ffffff8' is not a colour", "'#rrggbbaa' with two more"]),
     ('  - rect: {w: 5, h: 5, fill: "#12345"}\n', ["'#12345' is not a colour", "six hex digits"]),
     ('  - text: {w: 5, h: 5, text: "x", font: sanz}\n', ["unknown font 'sanz'", "did you mean 'sans'"]),
 ])

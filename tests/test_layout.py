@@ -227,5 +227,8 @@ def test_short_hex_colours_mean_what_they_mean_in_css():
     from pnpgen.game.models import to_color
     assert to_color("#fff").rgb() == (1.0, 1.0, 1.0)
     assert to_color("#f80").rgb() == to_color("#ff8800").rgb()
-    with pytest.raises(ValueError, match="transparency is not supported"):
-        to_color("#ffffff80")
+    half = to_color("#ff000080")
+    assert half.rgb() == (1.0, 0.0, 0.0) and half.alpha == pytest.approx(0x80 / 255)
+    assert to_color("#f008").alpha == pytest.approx(0x88 / 255) and to_color("#ff0000").alpha == 1
+    with pytest.raises(ValueError, match="six hex digits"):
+        to_color("#ffffff8")

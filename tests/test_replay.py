@@ -18,7 +18,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen import fonts, ops
 from pnpgen.pdf.canvas import CardCanvas, SheetPage
-from pnpgen.pdf.replay import Entry, PageRecorder, compress_last_page
+from pnpgen.pdf.replay import Entry, PageRecorder, compress_last_page, end_form
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "pnpgen"
@@ -516,3 +516,21 @@ def free(path):
         "getattr(self.c, '_code')", "self.c._doc",
         "self._frame", "self.canv._code",
         "c._doc", "page._colorsUsed"]
+
+
+def test_a_form_keeps_the_transparency_states_it_names(tmp_path):
+    """reportlab gives a form only fonts and XObjects as resources; end_form adds its states."""
+    from pypdf import PdfReader
+    c = fresh_canvas(tmp_path / "a.pdf")
+    c.beginForm("faded")
+    c.setFillAlpha(0.5)
+    c.rect(0, 0, 5, 5, fill=1)
+    end_form(c, "faded")
+    c.doForm("faded")
+    c.showPage()
+    c.save()
+    page = PdfReader(str(tmp_path / "a.pdf")).pages[0]
+    (form,) = [x.get_object() for x in page["/Resources"]["/XObject"].values()]
+    states = form["/Resources"]["/ExtGState"]
+    assert [float(s.get_object()["/ca"]) for s in states.values()] == [0.5]
+    assert b"/gRLs0 gs" in form.get_data() and "/gRLs0" in states

@@ -49,6 +49,16 @@ Coord = number(ge=-1000, le=1000, allow_inf_nan=False)
 """A position in mm; anything beyond a metre from the card is a typo."""
 Point = tuple[Coord, Coord]
 Dash = Annotated[list[Annotated[float, Field(gt=0, le=100)]], Field(max_length=8)]
+Opacity = number(ge=0, le=1, allow_inf_nan=False)
+"""How opaque what an element paints is: 1 hides what lies under it, 0 is not seen at all."""
+
+
+def faded(color, opacity: float):
+    """`color` (a reportlab colour, or None for no paint) with its alpha multiplied by
+    `opacity`; the very same object when opacity is 1 (colours are shared, never changed)."""
+    if color is None or opacity >= 1:
+        return color
+    return color.clone(alpha=float(color.alpha) * opacity)
 
 
 def _held_expressions(value) -> list[NumberExpression]:
@@ -168,17 +178,22 @@ def _explained(exc: ValidationError, element: Element, evaluated: dict) -> str:
 
 class Painted(Element):
     fill: str | None = None
-    """Fill colour: '#rrggbb', a colour name, a name from the game's `colors`, or an expression."""
+    """Fill colour: '#rrggbb' ('#rrggbbaa' for a translucent one: its last two digits are its
+    opacity, 00 clear to ff solid), a colour name, a name from the game's `colors`, or an
+    expression."""
     stroke: str | None = None
     """Outline colour (none when omitted)."""
     stroke_width: number(ge=0, le=20) = 0.3
     """Outline width in mm."""
     dash: Dash | None = None
     """Dash pattern in mm, e.g. [1, 0.5]."""
+    opacity: Opacity = 1
+    """How opaque the fill and outline are, 0 to 1 (0.5 lets half of what lies under them
+    show through); it multiplies the transparency a '#rrggbbaa' colour already has."""
 
     def paint(self, ctx) -> Paint:
-        return Paint(ctx.color(self.fill), ctx.color(self.stroke), self.stroke_width,
-                     tuple(self.dash or ()))
+        return Paint(faded(ctx.color(self.fill), self.opacity), faded(ctx.color(self.stroke), self.opacity),
+                     self.stroke_width, tuple(self.dash or ()))
 
 
 def bleed_box(x, y, w, h, ctx):

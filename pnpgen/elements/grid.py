@@ -9,7 +9,7 @@ from typing import Literal
 from ..maps import gridmap
 from .. import ops
 from ..errors import LayoutError
-from .base import Coord, Dash, Element, number
+from .base import Coord, Dash, Element, Opacity, faded, number
 
 Side = Literal["N", "E", "S", "W"]
 ICON = "icon:"  # the form name of an icon (pnpgen.layout.ICON)
@@ -43,7 +43,8 @@ class Grid(Element):
     fill: str | None = None
     """Colour of the spaces (none: the card shows through)."""
     line: str | None = "#00000055"
-    """Colour of the grid lines between spaces (none: no lines)."""
+    """Colour of the grid lines between spaces (none: no lines); the default is black at a
+    third of its strength, so the lines show on any fill without drowning the icons."""
     line_width: number(ge=0, le=5) = 0.2
     """Width of the grid lines, mm."""
     dash: Dash | None = None
@@ -52,6 +53,9 @@ class Grid(Element):
     """Colour of walls and closed borders."""
     wall_width: number(gt=0, le=10) = 1.2
     """Width of walls, mm."""
+    opacity: Opacity = 1
+    """How opaque the whole grid is (spaces, lines, icons and walls), 0 to 1; it multiplies a
+    '#rrggbbaa' colour's own transparency."""
 
     def ops(self, ctx):
         cells = ctx.value(self.cells)
@@ -65,10 +69,10 @@ class Grid(Element):
         W, H = grid.cols * s, grid.rows * s
         x0, y0 = (self.x, self.y) if self.anchor == "top-left" else (self.x - W / 2, self.y - H / 2)
         out = []
-        fill = ctx.color(self.fill)
+        fill = faded(ctx.color(self.fill), self.opacity)
         if fill is not None:
             out.append(ops.Rect(x0, y0, W, H, 0, ops.Paint(fill)))
-        line = ctx.color(self.line)
+        line = faded(ctx.color(self.line), self.opacity)
         if line is not None and self.line_width > 0:
             paint = ops.Paint(None, line, self.line_width, tuple(self.dash or ()))
             for c in range(1, grid.cols):
@@ -89,8 +93,8 @@ class Grid(Element):
                     raise LayoutError(f"symbols: '{symbol}' draws icon '{name}', which the game does not define")
                 w = icon * aspect
                 ix, iy = x0 + c * s + (s - w) / 2, y0 + r * s + (s - icon) / 2
-                out.append(_icon(name, ix, iy, w, icon, ctx))
-        wall = ops.Paint(None, ctx.color(self.wall), self.wall_width)
+                out.append(_icon(name, ix, iy, w, icon, ctx, self.opacity))
+        wall = ops.Paint(None, faded(ctx.color(self.wall), self.opacity), self.wall_width)
         for (ax, ay), (bx, by) in grid.wall_segments():
             out.append(ops.Path(((x0 + ax * s, y0 + ay * s), (x0 + bx * s, y0 + by * s)), False, wall))
         return out
@@ -102,11 +106,11 @@ def _hint(symbol: str, symbols: dict) -> str:
     return f" (is '{near[0]}' meant to be '{symbol}'?)" if near else ""
 
 
-def _icon(name, x, y, w, h, ctx):
+def _icon(name, x, y, w, h, ctx, opacity=1.0):
     """An icon's form scaled into the box (x, y, w, h), card mm."""
     form_h = ctx.res.icon_height(name)
     k = h / form_h
-    return ops.Group((k, 0, 0, k, x, y + h), (ops.Form(ICON + name),))
+    return ops.Group((k, 0, 0, k, x, y + h), (ops.Form(ICON + name, opacity),))
 
 
 ELEMENT = Grid

@@ -10,7 +10,7 @@ from typing import Literal
 from .. import ops
 from ..errors import LayoutError
 from ..sources.validation import Schema
-from .base import Coord, Element, number
+from .base import Coord, Element, Opacity, faded, number
 
 ICON = "icon:"  # the form name of an icon (pnpgen.layout.ICON)
 PT = 25.4 / 72
@@ -57,6 +57,9 @@ class HexGrid(Element):
     """Player colours: ring the start hexes (as far apart as the board allows) in them, in order."""
     den: str = "6"
     """Terrain code of the start hexes (Dens): each ring goes on the Den nearest its player's start."""
+    opacity: Opacity = 1
+    """How opaque the whole board of hexes is (fills, icons, text, edges, rings), 0 to 1; it
+    multiplies a '#rrggbbaa' colour's own transparency."""
 
     def ops(self, ctx):
         from ..maps import hexmap  # the board geometry lives with the generator
@@ -65,7 +68,7 @@ class HexGrid(Element):
             grid = hexmap.parse(cells, self.top, set(self.terrain))
         except hexmap.HexError as exc:
             raise LayoutError(f"hexes: {exc}") from None
-        ink = ctx.color(self.line)
+        ink, fade = faded(ctx.color(self.line), self.opacity), self.opacity
         font = ctx.font("sans-bold")
         small = ctx.font("sans")
         out, edges = [], {}
@@ -73,7 +76,7 @@ class HexGrid(Element):
             code = grid.terrain(col, row)
             look = self.terrain[code]
             corners = [(self.x + cx, self.y + cy) for cx, cy in grid.corners(col, row, self.across)]
-            out.append(ops.Path(tuple(corners), True, ops.Paint(ctx.color(look.fill))))
+            out.append(ops.Path(tuple(corners), True, ops.Paint(faded(ctx.color(look.fill), fade))))
             for a, b in zip(corners, corners[1:] + corners[:1]):
                 key = tuple(sorted((_key(a), _key(b))))
                 edges.setdefault(key, (a, b))
@@ -85,7 +88,7 @@ class HexGrid(Element):
                 h = self.icon_size * self.across
                 w = h * ctx.icons[look.icon]
                 k = h / ctx.res.icon_height(look.icon)
-                out.append(ops.Group((k, 0, 0, k, cx - w / 2, cy - h * 0.62 + h), (ops.Form(ICON + look.icon),)))
+                out.append(ops.Group((k, 0, 0, k, cx - w / 2, cy - h * 0.62 + h), (ops.Form(ICON + look.icon, fade),)))
             if self.numbers:
                 out.append(_text(code, cx, cy + self.across * 0.40, self.across * 0.19, font, ink))
             if self.names and look.name:
@@ -100,7 +103,7 @@ class HexGrid(Element):
                 cx, cy = grid.centre(col, row, self.across)
                 ring = tuple((self.x + cx + 0.86 * (px - cx), self.y + cy + 0.86 * (py - cy))
                              for px, py in grid.corners(col, row, self.across))
-                out.append(ops.Path(ring, True, ops.Paint(None, ctx.color(colour), self.across * 0.07)))
+                out.append(ops.Path(ring, True, ops.Paint(None, faded(ctx.color(colour), fade), self.across * 0.07)))
         return out
 
 

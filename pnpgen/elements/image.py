@@ -3,7 +3,7 @@
 from typing import Literal
 
 from .. import ops
-from .base import Coord, Element, bleed_box, number
+from .base import Coord, Element, Opacity, bleed_box, number
 
 
 class Image(Element):
@@ -23,18 +23,21 @@ class Image(Element):
     """cover: fill the box, cropping the overflow; contain: fit wholly inside; stretch: distort to fill."""
     bleed: bool = False
     """Carry the image into the bleed on every side where the box touches the trim."""
+    opacity: Opacity = 1
+    """How opaque the image is, 0 to 1 (0.3 for a faint watermark); an image's own
+    transparent pixels stay transparent."""
 
     def ops(self, ctx):
         path, (pw, ph) = ctx.image(ctx.eval(self.src))
         x, y, w, h = bleed_box(self.x, self.y, self.w, self.h, ctx) if self.bleed else (
             self.x, self.y, self.w, self.h)
         if self.fit == "stretch":
-            return [ops.Image(path, x, y, w, h, None)]
+            return [ops.Image(path, x, y, w, h, None, self.opacity)]
         scale = (max if self.fit == "cover" else min)(w / pw, h / ph)
         iw, ih = pw * scale, ph * scale
         ix, iy = x + (w - iw) / 2, y + (h - ih) / 2
         clip = (x, y, w, h) if self.fit == "cover" else None
-        return [ops.Image(path, ix, iy, iw, ih, clip)]
+        return [ops.Image(path, ix, iy, iw, ih, clip, self.opacity)]
 
 
 ELEMENT = Image

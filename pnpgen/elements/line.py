@@ -3,7 +3,7 @@
 from pydantic import Field
 
 from .. import ops
-from .base import Dash, Element, Point, number
+from .base import Dash, Element, Opacity, Point, faded, number
 
 
 class Line(Element):
@@ -15,9 +15,11 @@ class Line(Element):
     """Line width, mm."""
     dash: Dash | None = None
     """Dash pattern in mm, e.g. [1, 0.5]."""
+    opacity: Opacity = 1
+    """How opaque the line is, 0 to 1; it multiplies a '#rrggbbaa' colour's own transparency."""
 
     def ops(self, ctx):
-        paint = ops.Paint(None, ctx.color(self.stroke), self.stroke_width, tuple(self.dash or ()))
+        paint = ops.Paint(None, faded(ctx.color(self.stroke), self.opacity), self.stroke_width, tuple(self.dash or ()))
         return [ops.Path(tuple(self.points), False, paint)]
 
 

@@ -46,7 +46,7 @@ class Slots(Element):
     """Box height, mm (default: the card's height)."""
     at: Literal["edges", "corners", "all"] | list[Literal["n", "ne", "e", "se", "s", "sw", "w", "nw"]] = "edges"
     """Which slots are used: edges, corners (rectangles only), all, or a list of slot names;
-    a list of values fills them clockwise."""
+    a list of values fills them clockwise. A circle has one slot per value: leave it out."""
     start: str | None = None
     """The slot the first value goes to (e.g. n, or '{{ white }}'); default: the first of
     `at` clockwise from n."""
@@ -72,10 +72,7 @@ class Slots(Element):
     @model_validator(mode="after")
     def _shape_slots(self):
         if self.shape == "circle":
-            if self.at != "all" or self.start is not None or isinstance(self.values, dict):
-                raise ValueError("a circle's slots are one per value, clockwise from the top: give values as a list, "
-                                 "and no at: or start:")
-            return self
+            return self._circle_slots()
         names = self.directions
         if self.at == "corners" and self.shape != "rect":
             raise ValueError("a hexagon's slots are its six edges: use at: edges")
@@ -89,6 +86,20 @@ class Slots(Element):
             unknown = [k for k in self.values if k not in names]
             if unknown:
                 raise ValueError(f"values: {', '.join(unknown)}: not a slot (expected {', '.join(names)})")
+        return self
+
+    def _circle_slots(self):
+        """A circle has one slot per value, the first at the top: `at` may only be left out
+        (or say all), `start` not given, and the values are a list, never a mapping."""
+        if "at" in self.model_fields_set and self.at != "all":
+            raise ValueError(f"at: {self.at}: a circle has one slot per value, clockwise from the top; "
+                             "leave at: out (or write at: all)")
+        if self.start is not None:
+            raise ValueError("start: a circle's first value is always at the top; leave start: out "
+                             "(put the values in the order to read them clockwise)")
+        if isinstance(self.values, dict):
+            raise ValueError("values: a circle's slots are numbered, not named: give the values as a list "
+                             "(or an expression giving one), e.g. values: [1, 2, 3, 4]")
         return self
 
     # --- which slots, in which order --------------------------------------------------------

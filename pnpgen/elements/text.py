@@ -10,7 +10,7 @@ from typing import Literal
 from pydantic import model_validator
 
 from .. import fonts, ops
-from .base import Coord, Element, number
+from .base import Coord, Element, Opacity, faded, number
 
 PT = 25.4 / 72  # mm per point
 _PIECES = re.compile(r"(\*\*|:[A-Za-z0-9_-]+:)")
@@ -38,7 +38,10 @@ class Text(Element):
     """Smallest size auto-shrink may use, pt (default: 60 % of size; equal to size turns
     shrinking off)."""
     color: str = "black"
-    """Text colour."""
+    """Text colour ('#rrggbbaa' for translucent text)."""
+    opacity: Opacity = 1
+    """How opaque the text and its inline icons are, 0 to 1; it multiplies a '#rrggbbaa'
+    colour's own transparency."""
     align: Literal["left", "center", "right"] = "left"
     """Horizontal alignment in the box."""
     valign: Literal["top", "middle", "bottom"] = "top"
@@ -140,7 +143,7 @@ class Text(Element):
                         runs.append(ops.Run(x, value, key, False, width * unit))
                     x += width * unit
             placed.append((self._line_x(left, boxw, x), first + n * step, tuple(_merge(runs, space * unit))))
-        return ops.Text(tuple(placed), size, ctx.color(self.color), float(self.rotate), cx, cy)
+        return ops.Text(tuple(placed), size, faded(ctx.color(self.color), self.opacity), float(self.rotate), cx, cy)
 
     def _line_x(self, left, boxw, width):
         if self.align == "center":

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..sources import validation, yamlsrc
-from ..sources.confine import Refused, inside
+from ..sources.confine import Refused, inside, near_miss
 from ..errors import InputError, Problem, did_you_mean
 from .models import MAX_CARDS, MAX_COUNT, RESERVED, Board, Deck, FieldSpec, Game, Template
 
@@ -295,7 +295,8 @@ def _file_paths(src: GameSource, kind: str, problems, required: bool) -> list[Pa
             continue
         what = kind[:-1]
         if not path.is_file():
-            problems.append(Problem(src.doc.path, src.doc.line((kind, i)), f"{what} file '{rel}' not found"))
+            problems.append(Problem(src.doc.path, src.doc.line((kind, i)),
+                                    f"{what} file '{rel}' not found{near_miss(src.root, rel)}"))
             continue
         if not is_plain_name(path.stem):
             problems.append(Problem(src.doc.path, src.doc.line((kind, i)), f"{what} file '{rel}' has no name "

@@ -45,16 +45,20 @@ HEX = re.compile(r"#[0-9a-fA-F]+")
 
 
 def to_color(spec: str):
-    """A reportlab colour from '#rrggbb', CSS's short '#rgb', or a colour name. reportlab
-    alone reads '#fff' as blue and '#rrggbbaa' as another colour, so hex is checked here."""
+    """A reportlab colour from '#rrggbb', CSS's short '#rgb', either with a fourth hex pair
+    (or digit) for transparency ('#rrggbbaa', '#rgba': 00 clear, ff opaque; the colour's
+    `alpha`), or a colour name. reportlab alone reads '#fff' as blue and '#rrggbbaa' as
+    another colour, so hex is checked and split here."""
     spec = spec.strip()
+    alpha = None
     if spec.startswith("#"):
-        if not HEX.fullmatch(spec) or len(spec) not in (4, 7):
-            hint = ("transparency is not supported; give '#rrggbb'" if HEX.fullmatch(spec) and len(spec) == 9
-                    else "use '#rrggbb' (six hex digits) or '#rgb'")
-            raise ValueError(f"{spec!r} is not a colour: {hint}")
-        if len(spec) == 4:
+        if not HEX.fullmatch(spec) or len(spec) not in (4, 5, 7, 9):
+            raise ValueError(f"{spec!r} is not a colour: use '#rrggbb' (six hex digits), '#rgb', "
+                             "or '#rrggbbaa' with two more for transparency")
+        if len(spec) in (4, 5):
             spec = "#" + "".join(c * 2 for c in spec[1:])
+        if len(spec) == 9:
+            spec, alpha = spec[:7], int(spec[7:], 16) / 255
     try:
         # (reportlab reads any Python literal: '{...}' would come back a dict, not a colour)
         color = toColor(spec) if len(spec) <= 64 and not set(spec) & set("[]{}'\"") else None
@@ -62,7 +66,7 @@ def to_color(spec: str):
         color = None
     if not isinstance(color, Color):
         raise ValueError(f"{spec[:64]!r} is not a colour; use '#rrggbb' or a colour name")
-    return color
+    return color if alpha is None else Color(color.red, color.green, color.blue, alpha)
 
 
 def _color(spec: str) -> str:
@@ -71,7 +75,7 @@ def _color(spec: str) -> str:
 
 
 ColorSpec = Annotated[str, AfterValidator(_color)]
-"""A colour written as '#rrggbb' or a colour name."""
+"""A colour written as '#rrggbb' (or '#rrggbbaa', translucent) or a colour name."""
 
 
 class CodeMark(Schema):

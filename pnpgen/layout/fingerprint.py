@@ -93,7 +93,7 @@ class Fingerprints:
         for op in body:
             kind = type(op)
             if kind is ops.Form:
-                data = b"F" + self.form(op.name).encode()
+                data = b"F" + self.form(op.name).encode() + _faded(op.opacity)
             elif kind is ops.Group:
                 data = b"G" + repr((op.transform, op.clip)).encode() + b"{"
                 h.update(data)
@@ -102,7 +102,7 @@ class Fingerprints:
                 self._feed(h, op.body, b, code, quick)
                 data = b"}"
             elif kind is ops.Image:
-                data = b"I" + self.image(op.src).encode() + repr((op.x, op.y, op.w, op.h, op.clip)).encode()
+                data = b"I" + self.image(op.src).encode() + repr((op.x, op.y, op.w, op.h, op.clip)).encode() + _faded(op.opacity)
             elif kind is ops.Text:
                 data = self._text(op)
                 if b is not None:
@@ -135,6 +135,12 @@ class Fingerprints:
                     text = run.text.replace(code, "\0") if code else run.text
                     parts.append(repr((run.x, text, self.font(run.font))).encode())
         return b"".join(parts)
+
+
+def _faded(opacity: float) -> bytes:
+    """An image's or form's opacity, as bytes to feed: none when it is opaque (so the digests
+    of faces drawn before opacity existed stay as they were)."""
+    return b"" if opacity >= 1 else b"@" + repr(round(float(opacity), 6)).encode()
 
 
 def _colour(c) -> tuple | None:

@@ -15,6 +15,7 @@ from .. import fonts
 from . import images
 from ..errors import InputError, LayoutError, did_you_mean
 from ..game.loader import GameSource, confined
+from ..sources.confine import near_miss
 from ..game.models import to_color
 
 CONVERTED = "converted:"
@@ -99,7 +100,8 @@ class Resources:
                 except ValueError as exc:
                     raise LayoutError(str(exc)) from None
                 if not path.is_file():
-                    raise LayoutError(f"font file '{self.game.game.fonts[name]}' not found")
+                    rel = self.game.game.fonts[name]
+                    raise LayoutError(f"font file '{rel}' not found{near_miss(self.game.root, rel)}")
             elif name in fonts.BUILTIN:
                 path = fonts.BUILTIN[name]
             else:
@@ -143,7 +145,7 @@ class Resources:
         except ValueError as exc:
             raise LayoutError(str(exc)) from None
         if not path.is_file():
-            raise LayoutError(f"image '{src}' not found in {self.game.root.name}/")
+            raise LayoutError(f"image '{src}' not found in {self.game.root.name}/{near_miss(self.game.root, src)}")
         fmt, mode, size = images.check(path, src)
         key = str(path)
         if mode not in DRAWN_AS_IS[fmt]:

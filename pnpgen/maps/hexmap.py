@@ -411,44 +411,107 @@ def _closest_pair(hexmap, hexes):
 
 # --- what makes a map unplayable ----------------------------------------------------------------
 
-def problems(hexmap: HexMap, players: int, den: str = "6", water: str = "5",
-             max_cluster: dict[str, int] | None = None) -> list[str]:
+STARTS = ("spread", "placed", "off")
+"""How `problems` judges the start hexes: as far apart as the board allows (Swarm's corners),
+wherever the map puts them (only enough of them), or not at all."""
+
+
+@dataclass(frozen=True)
+class Terrains:
+    """What a board's terrains are called and which of them matter to the map rules: the start
+    terrain (`den`), the impassable ones (`water`) and each code's name in messages. Without
+    `names`, Swarm's: Den (6), Water (5) and the other eight of TERRAIN; with them, the game's
+    own table (and Swarm's small limits for Mud and Sand no longer apply)."""
+
+    den: str = "6"
+    water: tuple[str, ...] = ("5",)
+    names: tuple[tuple[str, str], ...] | None = None
+
+    @classmethod
+    def of(cls, den: str = "6", water="5", names: dict | None = None) -> "Terrains":
+        waters = (water,) if isinstance(water, str) else tuple(water)
+        return cls(den, waters, None if names is None else tuple(sorted(names.items())))
+
+    def name(self, code: str) -> str:
+        table = TERRAIN if self.names is None else dict(self.names)
+        return table.get(code, "")
+
+    def labelled(self, code: str) -> str:
+        """A code as messages write it: "Water (5)", or 'x' for a code without a name."""
+        name = self.name(code)
+        return f"{name} ({code})" if name else repr(code)
+
+    def start(self, count: int | None = None) -> str:
+        """The start terrain's name ("Den"), plural when `count` is not 1."""
+        word = self.name(self.den) or "Den"
+        return word if count == 1 else word + "s"
+
+    @property
+    def blocked(self) -> str:
+        """The impassable terrains' names, e.g. "Water" or "Deep water or Cliff"."""
+        return " or ".join(self.name(w) or "Water" for w in self.water)
+
+    @property
+    def small(self) -> set[str]:
+        """The codes kept to CLUSTER_LIMIT by default."""
+        return set(self.water) | (set(SMALL_CLUSTERS) if self.names is None else set())
+
+
+def problems(hexmap: HexMap, players: int, den: str = "6", water="5",
+             max_cluster: dict[str, int] | None = None, *, names: dict[str, str] | None = None,
+             starts: str = "spread", connected: bool = True, clusters: bool = True) -> list[str]:
     """Everything that keeps a map from being played, one message per problem, naming the
-    hexes by label (empty when the map is fine): too few Dens for the players; start Dens
-    closer together than the board allows; Water cutting the land in two; a cluster of one
-    terrain bigger than its limit (see the module docstring)."""
+    hexes by label (empty when the map is fine): too few start hexes (`den`, a Den) for the
+    players; with `starts` "spread", start hexes closer together than the board allows;
+    with `connected`, impassable terrain (`water`: a code or a list) cutting the land in two;
+    with `clusters`, a cluster of one terrain bigger than its limit (see the module
+    docstring). `names` (code -> name) is the game's own terrain table, used in messages."""
     _check_players(players, len(hexmap.hexes()))
-    limits = _limits(max_cluster, water)
-    out = []
-    dens = hexmap.find(den)
+    kinds = Terrains.of(den, water, names)
+    out = _start_problems(hexmap, players, kinds, starts)
+    if connected:
+        out += _cut_land(hexmap, kinds)
+    if clusters:
+        limits = _limits(max_cluster, kinds)
+        for code in sorted({hexmap.terrain(*h) for h in hexmap.hexes()}):
+            limit = limits(code)
+            for part in _parts(hexmap, hexmap.find(code)):
+                if len(part) > limit:
+                    out.append(f"{len(part)} {kinds.labelled(code)} hexes touch ({_names(hexmap, part)}); "
+                               f"at most {limit} may: change one to another terrain")
+    return out
+
+
+def _start_problems(hexmap, players, kinds: Terrains, starts: str) -> list[str]:
+    """Too few start hexes; or (`starts` "spread") start hexes closer than the board allows."""
+    if starts == "off":
+        return []
+    den, dens = kinds.den, hexmap.find(kinds.den)
     if len(dens) < players:
-        have = f"{len(dens)} Den{'s' if len(dens) != 1 else ''}" + (f" ({_names(hexmap, dens)})" if dens else "")
-        out.append(f"the map has {have} for {players} players; every player starts on a Den, "
-                   f"so add {players - len(dens)} more (code {den})")
-    elif players > 1:
+        have = f"{len(dens)} {kinds.start(len(dens))}" + (f" ({_names(hexmap, dens)})" if dens else "")
+        return [f"the map has {have} for {players} players; every player starts on a {kinds.start(1)}, "
+                f"so add {players - len(dens)} more (code {den})"]
+    if starts == "spread" and players > 1:
         ideal = _map_starts(hexmap, players)
         want = _closest_pair(hexmap, ideal)[0]
         got, a, b = _closest_pair(hexmap, start_dens(hexmap, players, den))
         if got < want:
-            out.append(f"the start Dens {hexmap.label(*a)} and {hexmap.label(*b)} are {got} steps apart, "
-                       f"but the board allows {want}: make {_names(hexmap, ideal)} Dens (code {den}), "
-                       f"one start per player")
-    land = [h for h in hexmap.hexes() if hexmap.terrain(*h) != water]
+            return [f"the start {kinds.start()} {hexmap.label(*a)} and {hexmap.label(*b)} are {got} steps "
+                    f"apart, but the board allows {want}: make {_names(hexmap, ideal)} {kinds.start()} "
+                    f"(code {den}), one start per player"]
+    return []
+
+
+def _cut_land(hexmap, kinds: Terrains) -> list[str]:
+    """A message for each piece of land that impassable terrain cuts off from the largest."""
+    land = [h for h in hexmap.hexes() if hexmap.terrain(*h) not in kinds.water]
     parts = _parts(hexmap, land)
-    if len(parts) > 1:
-        main = max(parts, key=len)  # the first of the largest, in reading order
-        for part in parts:
-            if part is not main:
-                out.append(f"water cuts the land in two: {_names(hexmap, part)} cannot be reached from "
-                           f"{hexmap.label(*main[0])} without crossing water; change a Water hex "
-                           f"({water}) between them to land")
-    for code in sorted({hexmap.terrain(*h) for h in hexmap.hexes()}):
-        limit = limits(code)
-        for part in _parts(hexmap, hexmap.find(code)):
-            if len(part) > limit:
-                out.append(f"{len(part)} {_terrain_name(code)} hexes touch ({_names(hexmap, part)}); "
-                           f"at most {limit} may: change one to another terrain")
-    return out
+    main = max(parts, key=len) if parts else None  # the first of the largest, in reading order
+    blocked = kinds.blocked
+    return [f"{blocked.lower()} cuts the land in two: {_names(hexmap, part)} cannot be reached from "
+            f"{hexmap.label(*main[0])} without crossing {blocked.lower()}; change a {blocked} hex "
+            f"({' '.join(kinds.water)}) between them to land"
+            for part in parts if part is not main]
 
 
 def _parts(hexmap, hexes) -> list[list[tuple[int, int]]]:
@@ -479,14 +542,14 @@ def _terrain_name(code):
     return f"{TERRAIN[code]} ({code})" if code in TERRAIN else repr(code)
 
 
-def _limits(max_cluster, water):
-    """code -> the largest cluster allowed: the caller's limit, else 3 for Water, Mud and Sand
-    (they block, stop or hurt, so big patches make dead zones), else 5."""
+def _limits(max_cluster, kinds: "Terrains"):
+    """code -> the largest cluster allowed: the caller's limit, else 3 for impassable terrain
+    (and Swarm's Mud and Sand: they block, stop or hurt, so big patches make dead zones), else 5."""
     given = dict(max_cluster or {})
     for code, limit in given.items():
         if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
             raise HexError(f"max_cluster[{code!r}] is {limit!r}; give a whole number of hexes, 1 or more")
-    small = {water, *SMALL_CLUSTERS}
+    small = kinds.small
     return lambda code: given.get(code, CLUSTER_LIMIT if code in small else OTHER_CLUSTER_LIMIT)
 
 
@@ -519,7 +582,7 @@ def generate(cols: int, rows: int, top: str, weights: dict[str, float], seed: in
     if not isinstance(den, str) or not isinstance(water, str) or den == water or ABSENT in (den, water):
         raise HexError(f"den {den!r} and water {water!r} should be two different terrain codes")
     codes = _weights(weights)
-    limits = _limits(max_cluster, water)
+    limits = _limits(max_cluster, Terrains.of(den, water))
     board = _Board(cols, rows, top, hexes)
     starts = [board.index(*h) for h in start_hexes(cols, rows, top, players, shape)]
     rng = random.Random(seed)

@@ -14,7 +14,7 @@ from .. import ops
 from ..sheets.impose import Sheet
 from ..layout.layouter import ICON
 from .colour import PressColours
-from .replay import Entry, PageRecorder, compress_last_page
+from .replay import Entry, PageRecorder, compress_last_page, end_form
 
 @dataclass
 class SheetPage:
@@ -57,7 +57,7 @@ class Painter:
             (w, h), b = form.size, (self.bleed if form.bleed else 0)
             self.c.beginForm(name, -b * MM, -b * MM, (w + b) * MM, (h + b) * MM)
             self._draw(form.body, h)
-            self.c.endForm()
+            end_form(self.c, name)
             self.defined.add(name)
 
     # --- draw operations (card mm, y down) --------------------------------------------------
@@ -66,60 +66,103 @@ class Painter:
         for op in body:
             kind = type(op)
             if kind is ops.Form:
-                c.doForm(op.name)
+                if op.opacity < 1:
+                    self._faded(op.opacity, c.doForm, op.name)
+                else:
+                    c.doForm(op.name)
             elif kind is ops.Text:
                 self._text(op, card_h)
-            elif kind is ops.Rect:
-                fill, stroke = self._paint(op.paint)
-                if fill or stroke:
-                    y = (card_h - op.y - op.h) * MM
-                    if op.r:
-                        c.roundRect(op.x * MM, y, op.w * MM, op.h * MM, op.r * MM, stroke=stroke, fill=fill)
-                    else:
-                        c.rect(op.x * MM, y, op.w * MM, op.h * MM, stroke=stroke, fill=fill)
-            elif kind is ops.Ellipse:
-                fill, stroke = self._paint(op.paint)
-                if fill or stroke:
-                    cy = card_h - op.cy
-                    c.ellipse((op.cx - op.rx) * MM, (cy - op.ry) * MM, (op.cx + op.rx) * MM,
-                              (cy + op.ry) * MM, stroke=stroke, fill=fill)
-            elif kind is ops.Path:
-                fill, stroke = self._paint(op.paint)
-                if fill or stroke:
-                    p = c.beginPath()
-                    (x0, y0), rest = op.points[0], op.points[1:]
-                    p.moveTo(x0 * MM, (card_h - y0) * MM)
-                    for x, y in rest:
-                        p.lineTo(x * MM, (card_h - y) * MM)
-                    if op.closed:
-                        p.close()
-                    c.drawPath(p, stroke=stroke, fill=fill if op.closed else 0)
             elif kind is ops.Image:
-                y = (card_h - op.y - op.h) * MM
-                if op.clip:
-                    c.saveState()
-                    cx, cy, cw, ch = op.clip
-                    p = c.beginPath()
-                    p.rect(cx * MM, (card_h - cy - ch) * MM, cw * MM, ch * MM)
-                    c.clipPath(p, stroke=0, fill=0)
-                image, mask = self.images.get(op.src, op.src), "auto"
-                if self.press is not None:
-                    image, mask = self.press.image(op.src, self.images)
-                c.drawImage(image, op.x * MM, y, op.w * MM, op.h * MM, mask=mask)
-                if op.clip:
-                    c.restoreState()
+                if op.opacity < 1:
+                    self._faded(op.opacity, self._image, op, card_h)
+                else:
+                    self._image(op, card_h)
             elif kind is ops.Group:
-                # the group's frame (mm, y down) -> this frame (mm, y down), in points, y up
-                a, b, cc, d, e, f = op.transform
-                c.saveState()
-                c.transform(a, -b, -cc, d, e * MM, (card_h - f) * MM)
-                if op.clip:
-                    x, y, w, h = op.clip
-                    p = c.beginPath()
-                    p.rect(x * MM, -(y + h) * MM, w * MM, h * MM)
-                    c.clipPath(p, stroke=0, fill=0)
-                self._draw(op.body, 0.0)
-                c.restoreState()
+                self._group(op, card_h)
+            else:
+                self._shape(op, kind, card_h)
+
+    def _faded(self, opacity: float, draw, *args):
+        """Call draw(*args) with fill and stroke at `opacity` (images and forms drawn in
+        opaque colours take it up), then back to opaque. For a press (PDF/X-1a, which has
+        no transparency) it is drawn solid, as its colours are."""
+        c = self.c
+        if self.press is not None:
+            draw(*args)
+            return
+        c.saveState()
+        c.setFillAlpha(opacity)
+        c.setStrokeAlpha(opacity)
+        draw(*args)
+        c.restoreState()
+
+    def _shape(self, op, kind, card_h):
+        """A Rect, Ellipse or Path. A translucent one's alpha ends with it (q ... Q), so what
+        is drawn after it, forms included, is opaque again."""
+        c = self.c
+        paint = op.paint
+        faded = (paint.fill is not None and paint.fill.alpha < 1) or (paint.stroke is not None
+                                                                       and paint.stroke.alpha < 1)
+        if faded:
+            c.saveState()
+        fill, stroke = self._paint(paint)
+        if fill or stroke:
+            self._outline(op, kind, card_h, fill, stroke)
+        if faded:
+            c.restoreState()
+
+    def _outline(self, op, kind, card_h, fill: int, stroke: int):
+        """Draw a Rect, Ellipse or Path in the paint set, filled and/or stroked."""
+        c = self.c
+        if kind is ops.Rect:
+            y = (card_h - op.y - op.h) * MM
+            if op.r:
+                c.roundRect(op.x * MM, y, op.w * MM, op.h * MM, op.r * MM, stroke=stroke, fill=fill)
+            else:
+                c.rect(op.x * MM, y, op.w * MM, op.h * MM, stroke=stroke, fill=fill)
+        elif kind is ops.Ellipse:
+            cy = card_h - op.cy
+            c.ellipse((op.cx - op.rx) * MM, (cy - op.ry) * MM, (op.cx + op.rx) * MM,
+                      (cy + op.ry) * MM, stroke=stroke, fill=fill)
+        else:
+            p = c.beginPath()
+            (x0, y0), rest = op.points[0], op.points[1:]
+            p.moveTo(x0 * MM, (card_h - y0) * MM)
+            for x, y in rest:
+                p.lineTo(x * MM, (card_h - y) * MM)
+            if op.closed:
+                p.close()
+            c.drawPath(p, stroke=stroke, fill=fill if op.closed else 0)
+
+    def _image(self, op: ops.Image, card_h):
+        c = self.c
+        y = (card_h - op.y - op.h) * MM
+        if op.clip:
+            c.saveState()
+            cx, cy, cw, ch = op.clip
+            p = c.beginPath()
+            p.rect(cx * MM, (card_h - cy - ch) * MM, cw * MM, ch * MM)
+            c.clipPath(p, stroke=0, fill=0)
+        image, mask = self.images.get(op.src, op.src), "auto"
+        if self.press is not None:
+            image, mask = self.press.image(op.src, self.images)
+        c.drawImage(image, op.x * MM, y, op.w * MM, op.h * MM, mask=mask)
+        if op.clip:
+            c.restoreState()
+
+    def _group(self, op: ops.Group, card_h):
+        # the group's frame (mm, y down) -> this frame (mm, y down), in points, y up
+        c = self.c
+        a, b, cc, d, e, f = op.transform
+        c.saveState()
+        c.transform(a, -b, -cc, d, e * MM, (card_h - f) * MM)
+        if op.clip:
+            x, y, w, h = op.clip
+            p = c.beginPath()
+            p.rect(x * MM, -(y + h) * MM, w * MM, h * MM)
+            c.clipPath(p, stroke=0, fill=0)
+        self._draw(op.body, 0.0)
+        c.restoreState()
 
     def _paint(self, paint: ops.Paint):
         c = self.c
@@ -136,9 +179,11 @@ class Painter:
 
     def _text(self, op: ops.Text, card_h):
         c = self.c
-        rotated = bool(op.rotate)
-        if rotated:
+        alpha = 1.0 if op.color is None or self.press is not None else float(op.color.alpha)
+        turned = bool(op.rotate)
+        if turned or alpha < 1:   # (the text's alpha, like its turn, ends with it)
             c.saveState()
+        if turned:
             c.translate(op.cx * MM, (card_h - op.cy) * MM)
             c.rotate(op.rotate)
             c.translate(-op.cx * MM, -(card_h - op.cy) * MM)
@@ -159,6 +204,8 @@ class Painter:
                 t.setTextOrigin(x, y)
                 t.textOut(run.text)
         c.drawText(t)
+        if icons and alpha < 1:
+            c.setStrokeAlpha(alpha)   # (the fill's is the text's already): icons fade with their text
         for x, y, run in icons:
             name = ICON + run.text
             scale = run.h / self.forms[name].size[1]
@@ -167,7 +214,7 @@ class Painter:
             c.scale(scale, scale)
             c.doForm(name)
             c.restoreState()
-        if rotated:
+        if turned or alpha < 1:
             c.restoreState()
 
 

@@ -2,7 +2,7 @@
 that a later build can put it back into a new PDF unchanged.
 
 This is the one module of pnpgen that reaches into reportlab's private internals (the
-canvas's accumulators, its document's page list, the font subsets); tests/test_replay.py
+canvas's accumulators, its document's page list and forms, the font subsets); tests/test_replay.py
 checks each of them against the installed reportlab."""
 
 from __future__ import annotations
@@ -40,6 +40,23 @@ def _put_contents(page, compressed: bytes) -> None:
     contents.filters = [_AlreadyFlate()]
     page.Contents = contents
     page.stream = None
+
+
+def end_form(c: Canvas, name: str) -> None:
+    """End the form being drawn (c.endForm), keeping the transparency states it names in its
+    resources: reportlab gives a form only its fonts and XObjects, so a translucent shape in a
+    form would otherwise lose its alpha (and name a state the form does not have)."""
+    c.endForm()
+    form = c._doc.idToObject[pdfdoc.xObjectName(name)]
+    states = getattr(form, "ExtGState", None)
+    if states and not form.Resources:
+        resources = pdfdoc.PDFResourceDictionary()
+        resources.basicFonts()
+        resources.allProcs()
+        if form.XObjects:
+            resources.XObject = form.XObjects
+        resources.ExtGState = states
+        form.Resources = resources
 
 
 def compress_last_page(c: Canvas) -> None:

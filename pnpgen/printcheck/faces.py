@@ -35,8 +35,9 @@ class TextLine:
     colour (r, g, b in 0..1), whether its font is bold, whether it is the card code, its box
     in the text's own frame (x0, top, x1, bottom: ascent to descent, mm, inline icons
     included), the spans of its letters alone (((x0, x1), ...), one per stretch of letters
-    between inline icons; None for a line of icons only, which draw in their own colours), its baseline and em (the font size in that frame's mm), and
-    the matrix that places the frame on the card."""
+    between inline icons; None for a line of icons only, which draw in their own colours),
+    its baseline and em (the font size in that frame's mm), the matrix that places the
+    frame on the card, and how opaque its ink is (0..1)."""
 
     where: Where
     text: str
@@ -49,6 +50,7 @@ class TextLine:
     baseline: float
     em: float
     matrix: tuple
+    alpha: float = 1.0
 
     def corners(self) -> list[tuple[float, float]]:
         x0, y0, x1, y1 = self.box
@@ -58,12 +60,13 @@ class TextLine:
 @dataclass
 class ThinLine:
     """A stroked open path up to THIN_LINE wide: its points on the card (mm), printed width
-    (mm) and colour."""
+    (mm), colour and how opaque that is (0..1)."""
 
     where: Where
     points: tuple
     width: float
     color: tuple
+    alpha: float = 1.0
 
 
 @dataclass
@@ -119,6 +122,11 @@ def rgb(color) -> tuple:
     return (float(color.red), float(color.green), float(color.blue))
 
 
+def alpha_of(color) -> float:
+    """How opaque a reportlab colour is, 0..1 (None: the painter's solid black)."""
+    return 1.0 if color is None else float(color.alpha)
+
+
 def read_face(face: Face, drawn: list, where_of) -> Face:
     """Fill `face` from `drawn`, the (element index or 'code', operations) pairs of
     Layouter.layout_by_element; `where_of(index)` names the template line of each."""
@@ -144,7 +152,8 @@ def _walk(face: Face, body, matrix, where: Where, code: bool) -> list:
         elif kind is ops.Path and not op.closed and op.paint.stroke is not None and op.paint.fill is None \
                 and 0 < op.paint.width * scale_of(matrix) <= THIN_LINE:
             points = tuple(apply(matrix, x, y) for x, y in op.points)
-            face.lines.append(ThinLine(where, points, op.paint.width * scale_of(matrix), rgb(op.paint.stroke)))
+            face.lines.append(ThinLine(where, points, op.paint.width * scale_of(matrix), rgb(op.paint.stroke),
+                                       alpha_of(op.paint.stroke)))
         elif kind is ops.Group:
             inner = compose(matrix, op.transform)
             kept.append(replace(op, body=tuple(_walk(face, op.body, inner, where, code))))
@@ -200,7 +209,7 @@ def _text_lines(op: ops.Text, matrix, where: Where, code: bool) -> list[TextLine
         if text and ink[1] > ink[0]:
             box = (ink[0], rise[0], ink[1], rise[1])
             out.append(TextLine(where, text, size, rgb(op.color), bold, code, box, tuple(letters) or None, baseline,
-                                op.size * PT, frame))
+                                op.size * PT, frame, alpha_of(op.color)))
     return out
 
 

@@ -44,10 +44,19 @@ SHARE = 0.1
 stripe or the edge of a shape under a word does not make it unreadable."""
 
 
-def least_contrast(ink: tuple, under: list[tuple], share: float = SHARE) -> tuple[float, tuple]:
-    """The contrast of `ink` against what is under it, all but the worst `share` of the
-    samples at least this much: (ratio, the background colour that gives it)."""
-    ranked = sorted((contrast(ink, c), c, n) for c, n in Counter(under).items())
+def blend(top: tuple, under: tuple, alpha: float) -> tuple:
+    """What `top` (0..255 channels) at opacity `alpha` shows as over `under`."""
+    if alpha >= 1:
+        return top
+    return tuple(round(alpha * t + (1 - alpha) * u) for t, u in zip(top, under))
+
+
+def least_contrast(ink: tuple, under: list[tuple], share: float = SHARE,
+                   alpha: float = 1.0) -> tuple[float, tuple]:
+    """The contrast of `ink` (at opacity `alpha`: blended with each colour under it) against
+    what is under it, all but the worst `share` of the samples at least this much: (ratio,
+    the background colour that gives it)."""
+    ranked = sorted((contrast(blend(ink, c, alpha), c), c, n) for c, n in Counter(under).items())
     allowed = int(len(under) * share)      # samples that may contrast less
     for ratio, color, n in ranked:
         if n > allowed:
@@ -62,6 +71,11 @@ def to255(color: tuple) -> tuple:
 
 def hex_of(color: tuple) -> str:
     return "#%02x%02x%02x" % color
+
+
+def opacity_note(alpha: float) -> str:
+    """' at 40 % opacity' for translucent ink, nothing for solid."""
+    return "" if alpha >= 1 else f" at {round(alpha * 100)} % opacity"
 
 
 class Backgrounds:
@@ -90,16 +104,18 @@ class Backgrounds:
         for face in faces:
             self._pixels[id(face)] = rendered[self._pixels[id(face)]]
 
-    def contrast(self, face: Face, ink: tuple, token, points, share: float = SHARE) -> tuple[float, tuple]:
-        """least_contrast of `ink` over the background of `face` at the card points `points()`
-        gives; `token` stands for those points, so the same thing on a background that draws
-        the same (the same label on every card of a template) is measured once."""
-        key = (self._keys[id(face)], ink, token, share)
+    def contrast(self, face: Face, ink: tuple, token, points, share: float = SHARE,
+                 alpha: float = 1.0) -> tuple[float, tuple]:
+        """least_contrast of `ink` (at opacity `alpha`) over the background of `face` at the
+        card points `points()` gives; `token` stands for those points, so the same thing on a
+        background that draws the same (the same label on every card of a template) is
+        measured once. Translucent shapes in the background are rendered blended, as printed."""
+        key = (self._keys[id(face)], ink, token, share, alpha)
         found = self._measured.get(key)
         if found is None:
             if len(self._measured) >= REMEMBERED:
                 self._measured.clear()
-            found = self._measured[key] = least_contrast(ink, self.pixels(face, points()), share)
+            found = self._measured[key] = least_contrast(ink, self.pixels(face, points()), share, alpha)
         return found
 
     def pixels(self, face: Face, points) -> list[tuple]:

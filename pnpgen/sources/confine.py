@@ -7,7 +7,9 @@ what to do."""
 
 from __future__ import annotations
 
+import difflib
 import errno
+import itertools
 import os
 import stat
 from pathlib import Path
@@ -55,6 +57,36 @@ def inside(root: Path, rel: str | Path, max_bytes: int | None = None, folder: st
     if real.exists():
         regular_file(real, shown, max_bytes)
     return real
+
+
+LOOKED_AT = 5_000
+"""Entries of one folder a did-you-mean compares a missing name with (a folder of a million
+files costs no more than one of five thousand)."""
+
+
+def near_miss(root: Path, rel: str) -> str:
+    """' (did you mean 'art/back.jpg'?)' when `rel`, which is not in `root`, is the name of
+    something there but for case or a slip of the keys ('art/Back.jpg', 'Art/back.jpg',
+    'art/bakc.jpg'): each part of the path that is missing is matched with the entries of
+    the folder it should be in, case first, then by likeness. '' when nothing is close."""
+    folder, found = Path(root), []
+    parts = [p for p in Path(str(rel).replace("\\", "/")).parts if p not in ("", ".")]
+    for part in parts:
+        if (folder / part).exists():
+            folder, found = folder / part, found + [part]
+            continue
+        try:
+            with os.scandir(folder) as entries:
+                names = sorted(e.name for e in itertools.islice(entries, LOOKED_AT))
+        except OSError:
+            return ""
+        same = [n for n in names if n.lower() == part.lower()]
+        close = same or difflib.get_close_matches(part, names, n=1, cutoff=0.6)
+        if not close:
+            return ""
+        folder, found = folder / close[0], found + [close[0]]
+    guess = "/".join(found)
+    return f" (did you mean '{guess}'?)" if found and guess != str(rel) and (Path(root) / guess).exists() else ""
 
 
 def regular_file(path: Path, shown: str, max_bytes: int | None = None) -> int:

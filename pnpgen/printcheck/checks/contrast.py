@@ -5,7 +5,7 @@ import math
 
 from ..faces import apply
 from ..findings import Hit
-from ..raster import hex_of, to255
+from ..raster import hex_of, opacity_note, to255
 from .size import name
 
 ORDER = 20
@@ -31,11 +31,12 @@ def inspect(face, limits, under):
             continue
         ink = to255(text.color)
         ratio, background = under.contrast(face, ink, (text.letters, text.baseline, text.em, text.matrix),
-                                            lambda: samples(text))
+                                            lambda: samples(text), alpha=text.alpha)
         if ratio < need - 0.005:
             size = "large text" if large else "text"
             yield Hit("contrast", text.where, face, ratio,
-                      f"{name(text)} in {hex_of(ink)} on {hex_of(background)} has contrast {ratio:.1f}:1",
+                      f"{name(text)} in {hex_of(ink)}{opacity_note(text.alpha)} on {hex_of(background)} has contrast "
+                      f"{ratio:.1f}:1",
                       f"below the {need:g}:1 {size} needs; darken one or lighten the other "
                       f"(print: {{{'contrast_large' if large else 'contrast'}: ...}} in game.yaml sets the limit)", need,
                       hex_of(ink))

@@ -4,7 +4,7 @@ to 2 mm wide) that do not stand out from what is drawn under them."""
 import math
 
 from ..findings import Hit
-from ..raster import hex_of, to255
+from ..raster import hex_of, opacity_note, to255
 
 ORDER = 30
 DOC = ("thin lines (open stroked paths up to 2 mm wide: walls, trails, rules) whose contrast "
@@ -26,10 +26,12 @@ def inspect(face, limits, under):
         return
     for line in face.lines:
         ink = to255(line.color)
-        ratio, background = under.contrast(face, ink, line.points, lambda: samples(line.points), SHARE)
+        ratio, background = under.contrast(face, ink, line.points, lambda: samples(line.points), SHARE,
+                                           line.alpha)
         if ratio < need - 0.005:
             yield Hit("lines", line.where, face, ratio,
-                      f"a {line.width:.2g} mm line in {hex_of(ink)} on {hex_of(background)} has contrast {ratio:.1f}:1",
+                      f"a {line.width:.2g} mm line in {hex_of(ink)}{opacity_note(line.alpha)} on {hex_of(background)} has "
+                      f"contrast {ratio:.1f}:1",
                       f"below the {need:g}:1 a line needs to be seen; darken one or lighten the other "
                       f"(print: {{contrast_large: ...}} in game.yaml sets the limit)", need,
                       f"{line.width:.2g} mm {hex_of(ink)}")
