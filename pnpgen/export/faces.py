@@ -5,7 +5,7 @@ so a PNG, a shop upload or a Tabletop Simulator sheet never disagrees with the P
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
@@ -31,7 +31,7 @@ class Face:
     size: tuple[float, float]   # trim, mm
     shape: str
     body: list
-    outline: tuple = ()  # a hexagon's or polygon's corners (mm, y down from the trim's top-left)
+    outline: tuple = field(default=(), kw_only=True)   # a hexagon's or polygon's corners (mm, y down)
 
 
 @dataclass
@@ -94,11 +94,11 @@ def deck_faces(game: GameSource, options: Options | None = None, boards: bool = 
             title = next((str(card.entry.fields[f]) for f in ("title", "name") if card.entry.fields.get(f)), card.code)
             outline = look.outline(size)
             fronts.append(Face(card.code, "front", title, card.entry.count, size, look.shape,
-                               layouter.layout(card, card.front), outline))
+                               layouter.layout(card, card.front), outline=outline))
             if card.back and (card.unique_back or deck.deck.pack):   # turned over: the outline mirrored
                 backs.append(Face(card.code, "back", title, card.entry.count, size, look.shape,
                                   layouter.layout(card if card.unique_back else None, card.back),
-                                  tuple((size[0] - x, y) for x, y in outline)))
+                                  outline=tuple((size[0] - x, y) for x, y in outline)))
         if deck.deck.back and not deck.deck.back.per_card and not deck.deck.pack:
             common = Face("back", "back", f"{deck.deck.name} back", len(cards), deck.size, "rect",
                           layouter.layout(None, deck.deck.back.template))

@@ -209,7 +209,9 @@ class Game(Schema):
     (`pnpgen build --layout` overrides)."""
     cut: Literal["auto", "shared", "gutter"] = "auto"
     """shared: cards touch, one cut per line; gutter: full bleed round every card;
-    auto: whichever fits more cards (gutter on a tie)."""
+    auto: whichever fits more cards (gutter on a tie). Packed hex tiles of one size: shared
+    nests them edge to edge, each shared edge one cut and no bleed across it; gutter keeps
+    every tile's bleed and cut line; auto shares cuts only when that saves a sheet."""
     printer_margin: float = Field(5, ge=0, le=25)
     """Border of the page that a home printer cannot print, mm; nothing is put there."""
     decks: list[str] | None = None

@@ -81,6 +81,7 @@ class Face:
     texts: list = field(default_factory=list)
     lines: list = field(default_factory=list)
     background: list = field(default_factory=list)
+    outline: tuple = ()  # a hexagon's or polygon's corners (mm, y down), its cut line
 
     @property
     def label(self) -> str:

@@ -73,6 +73,7 @@ def _face(plan, deck, code: str, side: str, card, template: str, entry) -> Face:
             return Where(path, tpl.doc.line(("code",)), "code")
         return Where(path, tpl.doc.line(("elements", index)), f"elements[{index}]")
 
-    face = Face(plan.game.id, deck.id, code, side, entry, tpl.template.size or deck.source.size,
-                tpl.template.shape, plan.game.game.bleed)
+    size = tpl.template.size or deck.source.size
+    face = Face(plan.game.id, deck.id, code, side, entry, size, tpl.template.shape, plan.game.game.bleed,
+                outline=tpl.template.outline(size))
     return read_face(face, deck.layouter.layout_by_element(card, template), where)

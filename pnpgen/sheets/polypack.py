@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import shapely
 from shapely.geometry import box
+from shapely.geometry import Point as ShapelyPoint
 from shapely.geometry import Polygon as ShapelyPolygon
 
 from ..errors import InputError
@@ -209,15 +210,16 @@ def bled_outline(outline, bleed, bounds, neighbours=()) -> tuple:
 
 
 def shared_edges(outlines) -> tuple:
-    """Every edge of the outlines once: an edge two touching polygons share is one cut."""
-    seen, out = set(), []
+    """Every edge of the outlines once: an edge two touching polygons share is one cut, drawn
+    with the first of them (its middle lies on that polygon's outline)."""
+    out, earlier = [], []
     for pts in outlines:
         for i, a in enumerate(pts):
             b = pts[(i + 1) % len(pts)]
-            key = frozenset(((round(a[0], 4), round(a[1], 4)), (round(b[0], 4), round(b[1], 4))))
-            if key not in seen:
-                seen.add(key)
+            middle = ShapelyPoint((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+            if not any(p.distance(middle) < 1e-6 for p in earlier):
                 out.append((a, b))
+        earlier.append(ShapelyPolygon(pts))
     return tuple(out)
 
 
