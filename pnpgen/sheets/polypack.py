@@ -85,10 +85,16 @@ def _card_frame(outline, size) -> tuple:
     return tuple((x, size[1] - y) for x, y in outline)
 
 
+ROWS = ((1, 0), (0, 1))
+"""The frame hexes are nested in when a step of their lattice runs along x: as they are."""
+COLUMNS = ((0, -1), (-1, 0))
+"""The frame for a lattice with a step along y (flat-topped hexes): (x, y) -> (-y, -x), its
+own inverse, so columns are nested as rows, filled left to right and each from the top."""
+
+
 def _lattice(hexagon) -> tuple | None:
-    """The reflection that turns a hexagon's lattice so one of its translations runs along x
-    (None: it has one along x already; (0, -1, -1, 0): it has one along y, so the rows become
-    columns), or None when it is no centrally symmetric hexagon with such a translation."""
+    """The frame (ROWS or COLUMNS) in which a hexagon nests row by row, or None when it is no
+    centrally symmetric hexagon with a lattice step along x or y."""
     if len(hexagon) != 6:
         return None
     centre = [(hexagon[i][0] + hexagon[i + 3][0], hexagon[i][1] + hexagon[i + 3][1]) for i in range(3)]
@@ -96,9 +102,9 @@ def _lattice(hexagon) -> tuple | None:
         return None
     steps = _steps(hexagon)
     if any(abs(ty) < 1e-6 for _, ty in steps):
-        return ((1, 0), (0, 1))
+        return ROWS
     if any(abs(tx) < 1e-6 for tx, _ in steps):
-        return ((0, -1), (-1, 0))
+        return COLUMNS
     return None
 
 
@@ -110,6 +116,7 @@ def _steps(hexagon) -> list[Point]:
 
 
 def _reflect(m, x, y) -> Point:
+    """(x, y) in the frame `m` (ROWS or COLUMNS), and back again."""
     (a, c), (b, d) = m
     return (a * x + c * y, b * x + d * y)
 
