@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import math
 
-from shapely.geometry import Polygon
-
 POLYGONAL = ("hex-flat", "hex-pointy", "polygon")
 """Template shapes drawn, bled and cut along a polygon."""
 
@@ -41,6 +39,7 @@ def outline(shape: str, size: tuple[float, float], points=None, sides: int | Non
 
 def problem(points, size: tuple[float, float]) -> str | None:
     """What is wrong with a polygon's `points` in a `size` box, or None."""
+    from shapely.geometry import Polygon   # here: importing shapely costs a build that has no polygons 0.1 s
     w, h = size
     outside = [p for p in points if not (-1e-6 <= p[0] <= w + 1e-6 and -1e-6 <= p[1] <= h + 1e-6)]
     if outside:

@@ -20,11 +20,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-import shapely
-from shapely.geometry import box
-from shapely.geometry import Point as ShapelyPoint
-from shapely.geometry import Polygon as ShapelyPolygon
-
 from ..errors import InputError
 from .impose import PACK_GAP, SLUG_ROOM, Affine, Slot, Slug, back_slot, flip_transform, pack, shift_slot
 
@@ -206,8 +201,10 @@ def _polygon_slot(trim, outline, bleed, neighbours=()) -> Slot:
 def bled_outline(outline, bleed, bounds, neighbours=()) -> tuple:
     """The outline grown by the bleed (corners mitred), kept inside `bounds` (x0, y0, x1, y1:
     the box and bleed that the art fills), less the outlines of `neighbours` it reaches."""
-    area = ShapelyPolygon(outline).buffer(bleed, join_style="mitre").intersection(box(*bounds))
-    for other in (ShapelyPolygon(p) for p in neighbours):
+    import shapely    # here, as in shared_edges: only a deck of polygons pays for importing it
+    from shapely.geometry import Polygon, box
+    area = Polygon(outline).buffer(bleed, join_style="mitre").intersection(box(*bounds))
+    for other in (Polygon(p) for p in neighbours):
         if other.distance(area) < 1e-6:
             area = area.difference(other)
     area = shapely.set_precision(area, 1e-6)    # no slivers where neighbours' edges meet
@@ -219,14 +216,15 @@ def bled_outline(outline, bleed, bounds, neighbours=()) -> tuple:
 def shared_edges(outlines) -> tuple:
     """Every edge of the outlines once: an edge two touching polygons share is one cut, drawn
     with the first of them (its middle lies on that polygon's outline)."""
+    from shapely.geometry import Point, Polygon
     out, earlier = [], []
     for pts in outlines:
         for i, a in enumerate(pts):
             b = pts[(i + 1) % len(pts)]
-            middle = ShapelyPoint((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+            middle = Point((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
             if not any(p.distance(middle) < 1e-6 for p in earlier):
                 out.append((a, b))
-        earlier.append(ShapelyPolygon(pts))
+        earlier.append(Polygon(pts))
     return tuple(out)
 
 

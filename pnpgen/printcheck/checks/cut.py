@@ -3,8 +3,6 @@ little off goes through), or past the trim, where the cut takes it away."""
 
 import math
 
-from shapely.geometry import Point, Polygon
-
 from ..findings import Hit
 from .size import name
 
@@ -32,6 +30,7 @@ def inside(face, x: float, y: float) -> float:
     """How far a card point is inside the trim, mm (negative: outside)."""
     w, h = face.size
     if face.outline:   # a hexagon or polygon: the distance to its outline
+        from shapely.geometry import Point, Polygon   # only faces with an outline import shapely
         outline, point = Polygon(face.outline), Point(x, y)
         return outline.exterior.distance(point) * (1 if outline.contains(point) else -1)
     if face.shape == "round":
