@@ -140,9 +140,9 @@ def test_auto_shares_cuts_only_when_that_saves_a_sheet():
     # 19 tiles: two sheets either way, so every tile keeps its bleed
     assert [s.cut for s in hexes(19, cut="auto")] == ["gutter", "gutter"]
     small = (30, round(2 * 30 / math.sqrt(3), 3))
-    gutter, shared = hexes(60, size=small, cut="gutter"), hexes(60, size=small, cut="shared")
+    gutter, shared = hexes(100, size=small, cut="gutter"), hexes(100, size=small, cut="shared")
     assert len(shared) < len(gutter)
-    assert [s.cut for s in hexes(60, size=small, cut="auto")] == ["shared"] * len(shared)
+    assert [s.cut for s in hexes(100, size=small, cut="auto")] == ["shared"] * len(shared)
 
 
 def test_backs_are_the_fronts_turned_over_about_the_sheet():
@@ -376,3 +376,16 @@ def test_the_print_check_measures_the_cut_zone_along_the_hexagon(hex_game):
     ran = pnpgen("check", "hex", cwd=hex_game)
     assert "tile.yaml:1: hex/tiles: print-cut (warning): code: card code HX-001 comes within 0.3 mm of the cut" in (
         ran.stdout + ran.stderr)
+
+
+@pytest.mark.parametrize("page", [LETTER, A4])
+def test_small_hexes_with_gutters_never_take_more_sheets_than_their_boxes(page):
+    """Round 30 mm hexes the gutters cost more than nesting gains: 29 nested against 30 boxes a
+    Letter sheet. Gutter packing falls back to the boxes when they need fewer sheets."""
+    small = (30, round(2 * 30 / math.sqrt(3), 3))
+    for n in (30, 60, 90, 120):
+        boxes = pack(page, [small] * n, ["rect"] * n, BLEED, MARGIN)
+        nested = hexes(n, size=small, page=page, cut="gutter")
+        assert len(nested) <= len(boxes) and sum(s.per_sheet for s in nested) == n
+        for sheet in nested:       # whichever way, every tile is still cut along its hexagon
+            assert all(kind == "path" and len(points) == 6 for kind, points in sheet.cuts)

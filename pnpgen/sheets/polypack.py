@@ -5,7 +5,8 @@ Hexes of one outline nest: each row is shifted against the one above by the hexa
 lattice (half a hex for a regular one), so no paper is lost between them. Two ways to cut
 (the game's `cut:`):
 
-- gutter: every hex keeps its full bleed and its own cut line, `PACK_GAP` between the bleeds;
+- gutter: every hex keeps its full bleed and its own cut line, `PACK_GAP` between the bleeds
+  (small hexes go on their bounding boxes instead when that takes fewer sheets);
 - shared: hexes touch edge to edge; each shared edge is one cut, drawn once, and the art of
   the two hexes meets on it (no bleed there); outer edges get the full bleed;
 - auto: shared only when it prints the deck on fewer sheets, else gutter.
@@ -63,16 +64,20 @@ class PolygonSheet:
 def pack_polygons(page, sizes, shapes, outlines, bleed, margin, cut="auto", flip="long") -> list[PolygonSheet]:
     """Pack components of `sizes` (mm) whose `outlines` (template mm, y down; () for a box or a
     disc of `shapes`) are given, in deck order. Hexes that all share one outline nest in offset
-    rows; anything else is shelf-packed."""
+    rows (with gutters, on their bounding boxes instead when that takes fewer sheets); anything
+    else is shelf-packed."""
     up = [_card_frame(o, s) for o, s in zip(outlines, sizes)]
     first = up[0]
-    if first and all(o == first for o in up) and _lattice(first) is not None:
-        if cut != "auto":
-            return _honeycomb(page, sizes[0], first, len(sizes), bleed, margin, cut, flip)
-        shared = _honeycomb(page, sizes[0], first, len(sizes), bleed, margin, "shared", flip)
-        gutter = _honeycomb(page, sizes[0], first, len(sizes), bleed, margin, "gutter", flip)
-        return shared if len(shared) < len(gutter) else gutter
-    return _shelf(page, sizes, shapes, up, bleed, margin, flip)
+    if not (first and all(o == first for o in up) and _lattice(first) is not None):
+        return _shelf(page, sizes, shapes, up, bleed, margin, flip)
+    shared = _honeycomb(page, sizes[0], first, len(sizes), bleed, margin, "shared", flip) if cut != "gutter" else None
+    if cut == "shared":
+        return shared
+    gutter = _honeycomb(page, sizes[0], first, len(sizes), bleed, margin, "gutter", flip)
+    boxes = _shelf(page, sizes, shapes, up, bleed, margin, flip)
+    if len(boxes) < len(gutter):     # small tiles: the gutters round nested hexes can cost more than boxes
+        gutter = boxes
+    return shared if shared is not None and len(shared) < len(gutter) else gutter
 
 
 def _card_frame(outline, size) -> tuple:
@@ -179,8 +184,10 @@ def _honeycomb(page, size, outline, count, bleed, margin, mode, flip) -> list[Po
     for start in range(0, count, len(spots)):
         placed = [tuple((x + tx, y + ty) for x, y in outline) for tx, ty in spots[:count - start]]
         fronts = []
+        reach = math.hypot(*size) + 2 * bleed     # farther apart than this, two hexes cannot touch
         for k, (tx, ty) in enumerate(spots[:count - start]):
-            others = [] if gutter else [p for j, p in enumerate(placed) if j != k]
+            others = [] if gutter else [p for j, (p, (ux, uy)) in enumerate(zip(placed, spots))
+                                        if j != k and math.hypot(ux - tx, uy - ty) < reach]
             fronts.append(_polygon_slot((tx, ty, size[0], size[1]), placed[k], bleed, others))
         cuts = (tuple(("path", p) for p in placed) if gutter else (("lines", shared_edges(placed)),))
         sheets.append(PolygonSheet(page, bleed, flip, tuple(fronts),
@@ -222,9 +229,11 @@ def shared_edges(outlines) -> tuple:
         for i, a in enumerate(pts):
             b = pts[(i + 1) % len(pts)]
             middle = Point((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
-            if not any(p.distance(middle) < 1e-6 for p in earlier):
+            if not any(x0 - 1e-6 <= middle.x <= x1 + 1e-6 and y0 - 1e-6 <= middle.y <= y1 + 1e-6
+                       and p.distance(middle) < 1e-6 for p, (x0, y0, x1, y1) in earlier):
                 out.append((a, b))
-        earlier.append(Polygon(pts))
+        polygon = Polygon(pts)
+        earlier.append((polygon, polygon.bounds))
     return tuple(out)
 
 
