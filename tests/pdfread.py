@@ -29,22 +29,24 @@ def apply(m, x, y):
 class Placement:
     """A card drawn on a page: its clip rectangle and the matrix of its card space (pt)."""
 
-    clip: tuple        # (x, y, w, h) in points
+    clip: tuple        # (x, y, w, h) in points (a polygon clip: its bounding box)
     matrix: tuple      # card pt -> page pt
     forms: list        # names of form XObjects drawn directly in it
+    path: tuple = ()   # a polygon clip's corners, points
 
 
 @dataclass
 class PageGeometry:
     placements: list
     lines: list        # ((x0, y0), (x1, y1), line width) stroked at page level, points
+    polygons: list = None   # (corners, line width) of closed paths stroked at page level, points
 
 
 def page_geometry(reader: PdfReader, index: int) -> PageGeometry:
     page = reader.pages[index]
     ops = ContentStream(page.get_contents(), reader).operations
     ctm, stack = IDENTITY, []
-    placements, lines = [], []
+    placements, lines, polygons = [], [], []
     path, pending_clip, width = [], None, 1.0
     current = None
     for operands, op in ops:
@@ -57,7 +59,7 @@ def page_geometry(reader: PdfReader, index: int) -> PageGeometry:
             m = tuple(float(v) for v in operands)
             ctm = mul(m, ctm)
             if pending_clip is not None and len(stack) == 1:
-                current = Placement(pending_clip, ctm, [])
+                current = Placement(pending_clip[0], ctm, [], pending_clip[1])
                 placements.append(current)
                 pending_clip = None
         elif op == "w":
@@ -71,11 +73,19 @@ def page_geometry(reader: PdfReader, index: int) -> PageGeometry:
             path.append(("l", apply(ctm, float(operands[0]), float(operands[1]))))
         elif op in ("W", "W*"):
             rects = [p[1] for p in path if p[0] == "re"]
+            corners = tuple(p[1] for p in path if p[0] in ("m", "l"))
             if rects and len(stack) == 1:
-                pending_clip = rects[0]
+                pending_clip = (rects[0], ())
+            elif len(corners) > 2 and len(stack) == 1:
+                xs, ys = [c[0] for c in corners], [c[1] for c in corners]
+                pending_clip = ((min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)), corners)
         elif op == "n":
             path = []
+        elif op == "h":
+            path.append(("h", None))
         elif op in ("S", "s", "B", "B*", "b", "b*", "f", "F", "f*"):
+            if op in ("S", "s") and ctm == IDENTITY and (op == "s" or path and path[-1][0] == "h"):
+                polygons.append((tuple(pt for kind, pt in path if kind in ("m", "l")), width))
             if op == "S" and ctm == IDENTITY:
                 start = None
                 for kind, pt in path:
@@ -87,7 +97,7 @@ def page_geometry(reader: PdfReader, index: int) -> PageGeometry:
             path = []
         elif op == "Do" and current is not None:
             current.forms.append(str(operands[0]))
-    return PageGeometry(placements, lines)
+    return PageGeometry(placements, lines, polygons)
 
 
 def fonts_of(reader: PdfReader):

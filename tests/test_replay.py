@@ -161,7 +161,7 @@ def _sheet(art: Path, sans: str) -> SheetPage:
             ops.Image(str(art), 5, 30, 53.5, 30, None),
             ops.Form(FORM),
             ops.Text(((5, 12, (ops.Run(0, "Replay \u00e6", sans),)),), 12, None, 0, 0, 0))
-    slot = SimpleNamespace(clip=(10, 10, 63.5, 88.9), transform=(1, 0, 0, 1, 10, 10))
+    slot = SimpleNamespace(clip=(10, 10, 63.5, 88.9), transform=(1, 0, 0, 1, 10, 10), path=())
     return SheetPage([(slot, body, 88.9, "rect")], marks=(((5, 5), (9, 5)),))
 
 

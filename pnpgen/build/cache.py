@@ -118,6 +118,8 @@ class PageKeys:
             if d is None:
                 d = self.fp.face(body)
             h.update(repr((slot.clip, slot.transform, card_h, shape, d, form_names(body))).encode())
+            if slot.path:   # a polygon's clip (its back page has no cut lines to tell it apart)
+                h.update(repr(slot.path).encode())
         h.update(repr((page.ticks, page.marks, page.cuts)).encode())
         if page.slug:
             s = page.slug[0].slug

@@ -15,6 +15,7 @@ from ..game.loader import GameSource
 from ..ops import FormDef
 from ..pdf.canvas import SheetPage
 from ..sheets.impose import Sheet, impose, pack
+from ..sheets.polypack import pack_polygons
 from .manifest import DeckRecord
 from .options import Options
 from .plan import COMMON_BACK, COMMON_BACK_FORM, DeckPlan
@@ -63,8 +64,12 @@ def plan_sheets(game: GameSource, deck: DeckPlan, cards: Sequence[PrintCard], op
     has_backs = any(back for _, back, _ in looks(cards))
     if deck.source.deck.pack:   # tokens: each at its own size and shape, as many to a sheet as fit
         token_looks = [game.templates[c.front].template for c in cards]
-        placed = pack(page, [t.size or deck.source.size for t in token_looks], [t.shape for t in token_looks],
-                      g.bleed, g.printer_margin, flip_edge)
+        sizes, shapes = [t.size or deck.source.size for t in token_looks], [t.shape for t in token_looks]
+        outlines = [t.outline() for t in token_looks]
+        if any(outlines):   # hexes nest in offset rows; other polygons are cut along their outlines
+            placed = pack_polygons(page, sizes, shapes, outlines, g.bleed, g.printer_margin, g.cut, flip_edge)
+        else:
+            placed = pack(page, sizes, shapes, g.bleed, g.printer_margin, flip_edge)
         starts = [sum(p.per_sheet for p in placed[:i]) for i in range(len(placed))]
         runs = [(p, cards[a:a + p.per_sheet]) for p, a in zip(placed, starts)]
         return DeckSheets(page, flip_edge, offset, runs, has_backs)

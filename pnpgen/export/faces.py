@@ -5,7 +5,7 @@ so a PNG, a shop upload or a Tabletop Simulator sheet never disagrees with the P
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
@@ -19,6 +19,7 @@ from ..ops import FormDef
 from ..pdf.canvas import MM, Painter
 from ..pdf.colour import PressColours
 from ..pdf.pdfx import set_boxes
+from ..sheets.polypack import bled_outline
 
 
 @dataclass
@@ -32,6 +33,7 @@ class Face:
     size: tuple[float, float]   # trim, mm
     shape: str
     body: list
+    outline: tuple = field(default=(), kw_only=True)   # a hexagon's or polygon's corners (mm, y down)
 
 
 @dataclass
@@ -92,11 +94,13 @@ def deck_faces(game: GameSource, options: Options | None = None, boards: bool = 
             look = game.templates[card.front].template
             size = look.size or deck.size
             title = next((str(card.entry.fields[f]) for f in ("title", "name") if card.entry.fields.get(f)), card.code)
+            outline = look.outline(size)
             fronts.append(Face(card.code, "front", title, card.entry.count, size, look.shape,
-                               layouter.layout(card, card.front)))
-            if card.back and (card.unique_back or deck.deck.pack):
+                               layouter.layout(card, card.front), outline=outline))
+            if card.back and (card.unique_back or deck.deck.pack):   # turned over: the outline mirrored
                 backs.append(Face(card.code, "back", title, card.entry.count, size, look.shape,
-                                  layouter.layout(card if card.unique_back else None, card.back)))
+                                  layouter.layout(card if card.unique_back else None, card.back),
+                                  outline=tuple((size[0] - x, y) for x, y in outline)))
         if deck.deck.back and not deck.deck.back.per_card and not deck.deck.pack:
             common = Face("back", "back", f"{deck.deck.name} back", len(cards), deck.size, "rect",
                           layouter.layout(None, deck.deck.back.template))
@@ -143,6 +147,13 @@ def _draw_face(c: Canvas, painter: Painter, face: Face, bleed: float) -> None:
     path_ = c.beginPath()
     if face.shape == "round":     # a round token: nothing outside its disc (transparent in a PNG)
         path_.circle((w / 2 + bleed) * MM, (h / 2 + bleed) * MM, (min(w, h) / 2 + bleed) * MM)
+    elif face.outline:            # a hexagon or polygon: nothing outside its outline and bleed
+        grown = bled_outline([(x + bleed, h - y + bleed) for x, y in face.outline], bleed,
+                             (0, 0, w + 2 * bleed, h + 2 * bleed))
+        path_.moveTo(*(v * MM for v in grown[0]))
+        for x, y in grown[1:]:
+            path_.lineTo(x * MM, y * MM)
+        path_.close()
     else:
         path_.rect(0, 0, (w + 2 * bleed) * MM, (h + 2 * bleed) * MM)
     c.clipPath(path_, stroke=0, fill=0)

@@ -33,7 +33,7 @@ def _deck(job: Job, deck: DeckFaces, bleed: float) -> None:
     folder = job.work / deck.id
     sizes = [(px(f.size[0] + 2 * bleed, job.dpi), px(f.size[1] + 2 * bleed, job.dpi)) for f in faces]
     render_faces(deck, faces, [folder / n for n in names], sizes, bleed, job.dpi, job.work, job.workers,
-                 alpha=any(f.shape == "round" for f in faces))
+                 alpha=any(f.shape == "round" or f.outline for f in faces))
     write_cards_csv(folder / "cards.csv", deck, {id(f): n for f, n in zip(faces, names)})
 
 

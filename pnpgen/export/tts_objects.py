@@ -50,7 +50,8 @@ def token(front: Face, image_url: str, back_url: str | None) -> dict:
     if back_url is None:
         image["CustomToken"] = {"Thickness": 0.2, "MergeDistancePixels": 15.0, "StandUp": False, "Stackable": True}
     else:
-        image["CustomTile"] = {"Type": 2 if front.shape == "round" else 0, "Thickness": 0.2, "Stackable": True,
+        kind = {"round": 2, "hex-flat": 1, "hex-pointy": 1}.get(front.shape, 0)   # TTS: box, hex, circle
+        image["CustomTile"] = {"Type": kind, "Thickness": 0.2, "Stackable": True,
                                "Stretch": True}
     scale = front.size[0] / INCH
     return {"Name": "Custom_Token" if back_url is None else "Custom_Tile",

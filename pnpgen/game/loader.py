@@ -164,7 +164,7 @@ def load_game(cards_dir: Path, templates_dir: Path, game_id: str) -> GameSource:
     _load_templates(src, [templates_dir / game_id, templates_dir / "shared"], problems)
     if problems:
         raise InputError(problems)
-    problems += _size_mismatches(src)
+    problems += _size_mismatches(src) + _unpacked_outlines(src)
     if problems:
         raise InputError(problems)
     return src
@@ -266,6 +266,20 @@ def _size_mismatches(src: GameSource) -> list[Problem]:
                 problems.append(Problem(_shown(tpl.path), tpl.doc.line(("size",)),
                                         f"template is for {tpl.template.size[0]:g} x {tpl.template.size[1]:g} mm "
                                         f"cards but deck '{deck.id}' has {deck.size[0]:g} x {deck.size[1]:g} mm"))
+    return problems
+
+
+def _unpacked_outlines(src: GameSource) -> list[Problem]:
+    """A hexagon or polygon on a deck of grid-imposed cards: only packed decks cut along outlines."""
+    problems = []
+    for deck in src.decks:
+        for name in sorted({c.template for c in deck.cards}):
+            tpl = src.templates[name]
+            if tpl.template.outline() and not deck.deck.pack:
+                problems.append(Problem(_shown(deck.path), deck.doc.line(("pack",)),
+                                        f"template '{name}' is shape: {tpl.template.shape}, but deck '{deck.id}' "
+                                        "is imposed in a grid of rectangles; add pack: true to the deck to pack "
+                                        "and cut it along its outline"))
     return problems
 
 

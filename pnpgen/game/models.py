@@ -13,7 +13,11 @@ from reportlab.lib.colors import Color, toColor
 
 from .. import presets
 from ..elements import ElementEntry
+from ..elements.base import Point
 from ..sources.validation import Schema, Size
+from .outline import POLYGONAL
+from .outline import outline as outline_points
+from .outline import problem as outline_problem
 
 BACK_OFFSET_MAX = 10.0
 """Largest back offset on either axis, mm: a duplexer further off than this needs fixing,
@@ -101,14 +105,41 @@ class Template(Schema):
     size: Size | None = None
     """The card size the template is drawn for; a deck of another size is an error (in a
     packed deck, each card takes its front template's size)."""
-    shape: Literal["rect", "round"] = "rect"
-    """The component's outline: rect, or round (a disc inscribed in the size: tokens);
-    a round one is clipped, bled and cut round."""
+    shape: Literal["rect", "round", "hex-flat", "hex-pointy", "polygon"] = "rect"
+    """The component's outline: rect; round (a disc inscribed in the size: tokens);
+    hex-flat or hex-pointy (the largest regular hexagon centred in the size, a flat edge or a
+    corner at the top: hex tiles and counters); polygon (`points:` or `sides:`). Any shape but
+    rect is clipped, bled and cut along its outline; a hexagon or polygon needs `size:` and a
+    deck with `pack: true`, where hexes of one size nest in offset rows."""
+    points: list[Point] | None = Field(None, min_length=3, max_length=64)
+    """shape: polygon: its corners [[x, y], ...] in order round the edge, mm from the size's
+    top-left (y down), every one inside the size."""
+    sides: int | None = Field(None, ge=3, le=64)
+    """shape: polygon: a regular polygon of this many sides instead of points, the largest in
+    the size's inscribed circle, a corner at the top."""
     code: CodeMark | Literal[False] = CodeMark()
     """Where the card code is printed, or false to leave it off (a unique back prints it
     too; a common back never does)."""
     elements: list[ElementEntry] = Field(min_length=1, max_length=500)
     """What to draw, bottom to top."""
+
+    @model_validator(mode="after")
+    def _outline(self):
+        if self.shape != "polygon" and (self.points is not None or self.sides is not None):
+            raise ValueError("points: and sides: belong to shape: polygon")
+        if self.shape == "polygon" and (self.points is None) == (self.sides is None):
+            raise ValueError("shape: polygon needs either points: [[x, y], ...] or sides: N")
+        if self.shape in POLYGONAL and self.size is None:
+            raise ValueError(f"shape: {self.shape} needs size: [w, h], the box its outline is drawn in")
+        if self.points is not None:
+            wrong = outline_problem(self.points, self.size)
+            if wrong:
+                raise ValueError(wrong)
+        return self
+
+    def outline(self, size=None) -> tuple:
+        """The corners of a hexagon's or polygon's outline (template mm, y down), else ()."""
+        return outline_points(self.shape, self.size or size, self.points, self.sides) if self.shape in POLYGONAL else ()
 
 
 class Icon(Schema):
@@ -191,7 +222,9 @@ class Game(Schema):
     (`pnpgen build --layout` overrides)."""
     cut: Literal["auto", "shared", "gutter"] = "auto"
     """shared: cards touch, one cut per line; gutter: full bleed round every card;
-    auto: whichever fits more cards (gutter on a tie)."""
+    auto: whichever fits more cards (gutter on a tie). Packed hex tiles of one size: shared
+    nests them edge to edge, each shared edge one cut and no bleed across it; gutter keeps
+    every tile's bleed and cut line; auto shares cuts only when that saves a sheet."""
     printer_margin: float = Field(5, ge=0, le=25)
     """Border of the page that a home printer cannot print, mm; nothing is put there."""
     decks: list[str] | None = None

@@ -35,6 +35,15 @@ SLUG_COLOR = Color(0.35, 0.35, 0.35)
 TICK_HALO = Color(1, 1, 1)
 
 
+def _polygon(p, points) -> None:
+    """A closed polygon (page mm) onto a reportlab path."""
+    (x0, y0), rest = points[0], points[1:]
+    p.moveTo(x0 * MM, y0 * MM)
+    for x, y in rest:
+        p.lineTo(x * MM, y * MM)
+    p.close()
+
+
 class Painter:
     """Draws laid-out operations (card mm, y down) onto any reportlab canvas: a sheet of
     cards, a board tile, or a figure in a rulebook."""
@@ -240,7 +249,9 @@ class CardCanvas(Painter):
         c.saveState()
         x, y, w, h = slot.clip
         p = c.beginPath()
-        if shape == "round":   # a disc: its bleed is a ring round the cut
+        if slot.path:          # a hexagon or polygon: its outline grown by the bleed
+            _polygon(p, slot.path)
+        elif shape == "round":   # a disc: its bleed is a ring round the cut
             p.circle((x + w / 2) * MM, (y + h / 2) * MM, min(w, h) / 2 * MM)
         else:
             p.rect(x * MM, y * MM, w * MM, h * MM)
@@ -260,14 +271,24 @@ class CardCanvas(Painter):
 
     def cut_lines(self, cuts):
         """A hairline on the trim of each packed component, following its shape: round
-        tokens are cut round."""
+        tokens are cut round, polygons along their outlines ("path"), and the edges nested
+        hexes share once each ("lines")."""
         if not cuts:
             return
         c = self.c
         c.saveState()
         c.setStrokeColor(MARK_COLOR)
         c.setLineWidth(0.3)
-        for shape, (x, y, w, h) in cuts:
+        for shape, where in cuts:
+            if shape == "path":
+                p = c.beginPath()
+                _polygon(p, where)
+                c.drawPath(p, stroke=1, fill=0)
+                continue
+            if shape == "lines":
+                c.lines([(x0 * MM, y0 * MM, x1 * MM, y1 * MM) for (x0, y0), (x1, y1) in where])
+                continue
+            x, y, w, h = where
             if shape == "round":
                 c.circle((x + w / 2) * MM, (y + h / 2) * MM, min(w, h) / 2 * MM, stroke=1, fill=0)
             else:

@@ -90,6 +90,7 @@ class Face:
     template: str = ""   # the template file that draws the face
     placements: list = field(default_factory=list)  # placing.Placement: where it prints on the paper
     drawn: list = field(default_factory=list)    # (Where, operations) of each element, in drawing order
+    outline: tuple = ()  # a hexagon's or polygon's corners (mm, y down), its cut line
 
     @property
     def label(self) -> str:

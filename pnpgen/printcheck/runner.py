@@ -98,6 +98,7 @@ def _face(plan, deck, code: str, side: str, card, template: str, entry, placed: 
             return Where(path, tpl.doc.line(("code",)), "code")
         return Where(path, tpl.doc.line(("elements", index)), f"elements[{index}]")
 
-    face = Face(plan.game.id, deck.id, code, side, entry, tpl.template.size or deck.layouter.size,
-                tpl.template.shape, plan.game.game.bleed, template=path, placements=placed)
+    size = tpl.template.size or deck.layouter.size
+    face = Face(plan.game.id, deck.id, code, side, entry, size, tpl.template.shape, plan.game.game.bleed,
+                template=path, placements=placed, outline=tpl.template.outline(size))
     return read_face(face, deck.layouter.layout_by_element(card, template), where)

@@ -63,7 +63,8 @@ def shift_slot(slot: "Slot", dx: float, dy: float) -> "Slot":
     x, y, w, h = slot.trim
     cx, cy, cw, ch = slot.clip
     a, b, c, d, e, f = slot.transform
-    return Slot((x + dx, y + dy, w, h), (cx + dx, cy + dy, cw, ch), (a, b, c, d, e + dx, f + dy))
+    path = tuple((px + dx, py + dy) for px, py in slot.path)
+    return Slot((x + dx, y + dy, w, h), (cx + dx, cy + dy, cw, ch), (a, b, c, d, e + dx, f + dy), path)
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,7 @@ class Slot:
     trim: tuple       # (x, y, w, h) of the trimmed card on the page
     clip: tuple       # (x, y, w, h): the trim plus the bleed that this slot has room for
     transform: Affine # card mm -> page mm
+    path: tuple = ()  # a polygon's clip, its outline plus bleed ((x, y), ...) on the page; () for a box
 
     @property
     def turned(self) -> bool:
@@ -85,7 +87,7 @@ def back_slot(front: Slot, card_w: float, flip_t: Affine) -> Slot:
     the flip axis, the card turned over about its own vertical axis (`card_w` wide)."""
     mirror = (-1, 0, 0, 1, card_w, 0)
     return Slot(_flip_rect(front.trim, flip_t), _flip_rect(front.clip, flip_t),
-                compose(flip_t, compose(front.transform, mirror)))
+                compose(flip_t, compose(front.transform, mirror)), tuple(apply(flip_t, *p) for p in front.path))
 
 
 @dataclass(frozen=True)

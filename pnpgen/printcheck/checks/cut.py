@@ -7,7 +7,8 @@ from ..findings import Hit
 from .size import name
 
 ORDER = 40
-DOC = ("text that comes within `cut_zone` mm of the trim (of a round token's circle), or runs "
+DOC = ("text that comes within `cut_zone` mm of the trim (of a round token's circle, a hex tile's "
+       "or polygon's outline), or runs "
        "past it into the bleed")
 PIXELS = False
 
@@ -28,6 +29,10 @@ def inspect(face, limits, under):
 def inside(face, x: float, y: float) -> float:
     """How far a card point is inside the trim, mm (negative: outside)."""
     w, h = face.size
+    if face.outline:   # a hexagon or polygon: the distance to its outline
+        from shapely.geometry import Point, Polygon   # only faces with an outline import shapely
+        outline, point = Polygon(face.outline), Point(x, y)
+        return outline.exterior.distance(point) * (1 if outline.contains(point) else -1)
     if face.shape == "round":
         return min(w, h) / 2 - math.dist((x, y), (w / 2, h / 2))
     return min(x, y, w - x, h - y)
