@@ -31,4 +31,5 @@ class Options:
     cache: bool = True           # keep drawn pages in <out>/.cache and copy the unchanged ones next time
     manifest: bool = True        # write out/<game>/manifest.json: each card's print digests and where it is printed
     workers: int | None = 1       # processes laying out and drawing a long deck: None, one a core; 1, this one
-    progress: Callable[[str], None] = lambda message: None
+    progress: Callable[[str], None] = lambda message: None     # a line on how the build goes
+    step: Callable[[str, int, int], None] = lambda label, done, total: None   # pages of a deck done so far
