@@ -9,6 +9,7 @@ from .. import files, fonts, presets
 from ..game.loader import GameSource
 from ..ops import FormDef
 from ..pdf.canvas import BoardCanvas
+from ..pdf.pdfx import make_pdfx, set_boxes
 from ..sheets.tile import poster, tile
 from .manifest import Manifest
 from .options import Options
@@ -41,19 +42,31 @@ def build_board(game: GameSource, board: BoardPlan, icons: dict, outdir: Path, o
     with files.Staged() as staged:
         tmp = staged.add(target)
         font = fonts.builtin("sans")
+        press = options.press()
         canvas = BoardCanvas(tmp, layout.page, f"{g.title} - {b.name}", forms, g.bleed, font, g.credits,
-                             board.layouter.res.converted)
+                             board.layouter.res.converted, press)
         canvas.define_forms(sorted(forms))
+        if press is not None and layout.poster:   # the board is cut out of the poster at its trim
+            set_boxes(canvas.c, poster_trim(layout), layout.tiles[0].clip)
         pages, placed = _draw_sides(canvas, layout, sides, g.title, b, font)
         try:
             canvas.save()
         except OSError as exc:
             raise files.unwritable(target, exc) from None
+        if press is not None:
+            make_pdfx(tmp, press)
         files.finish(tmp, target)
         if manifest is not None:
             manifest.board(board.source, forms, sides, layout, placed)
         staged.written = []
     return DeckResult(board.id, target, 0, len(layout.tiles), pages, 0, list(board.layouter.warnings)), tmp
+
+
+def poster_trim(layout) -> tuple[float, float, float, float]:
+    """Where a poster page's board is cut: its trim, page mm (x, y, w, h), y up."""
+    a, b, c, d, left, top = layout.tiles[0].place
+    board_w, board_h = layout.board
+    return (left, top - board_h, board_w, board_h)
 
 
 def _draw_sides(canvas: BoardCanvas, layout, sides: list, game_title: str, b, font: str) -> tuple[int, dict]:
