@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import re
 import tempfile
+import time
 from pathlib import Path
 
 from .errors import InputError
@@ -23,25 +24,67 @@ def shown(path: Path | str) -> str:
         return str(path)
 
 
-LEFTOVER = re.compile(r"^\..+\.[a-z0-9_]{8}(\.[^.]+)?" + re.escape(PART) + "$")
-"""The name temp_beside gives: `.` + the target's stem + `.` + mkstemp's eight random characters
-+ the target's suffix + PART."""
+TEMP = re.compile(r"^\..+\.(?P<pid>\d{1,10})-[a-z0-9_]{8}(\.[^.]+)?" + re.escape(PART) + "$")
+"""The name temp_beside gives: `.` + the target's stem + `.` + the writing process's id + `-` +
+mkstemp's eight random characters + the target's suffix + PART."""
+
+OLD_TEMP = re.compile(r"^\..+\.[a-z0-9_]{8}(\.[^.]+)?" + re.escape(PART) + "$")
+"""The name earlier versions gave (no process id): always a leftover now."""
+
+STALE_SECONDS = 6 * 3600
+"""A temporary file untouched this long is a leftover even if a process of its id is running
+(the id taken by another process since, or the file written on another machine)."""
+
+_OURS: set[str] = set()
+"""The names of the temporary files this process is writing (made, not yet renamed or removed)."""
 
 
 def remove_leftovers(folder: Path) -> list[Path]:
     """Remove the temporary files an earlier command left in `folder` when it was killed
-    before it could (pnpgen's own names only, in that folder only, links not followed);
-    return those removed."""
+    before it could (pnpgen's own names only, in that folder only, links not followed), and
+    only those: a file another command running now is writing (its process is alive) stays,
+    so two builds of one game at once leave each other's files alone. Returns those removed."""
     removed = []
     try:
         entries = list(os.scandir(folder))
     except OSError:
         return removed       # (no folder yet: nothing left over)
     for entry in sorted(entries, key=lambda e: e.name):
-        if LEFTOVER.match(entry.name) and entry.is_file(follow_symlinks=False):
+        if _left_over(entry) and entry.is_file(follow_symlinks=False):
             remove_quietly(entry.path)
             removed.append(Path(entry.path))
     return removed
+
+
+def _left_over(entry: os.DirEntry) -> bool:
+    """Whether a file in an output folder is a temporary file of pnpgen's that nobody is writing."""
+    ours = TEMP.match(entry.name)
+    if ours is None:
+        return OLD_TEMP.match(entry.name) is not None
+    pid = int(ours["pid"])
+    if pid == os.getpid():
+        return entry.name not in _OURS
+    if not _running(pid):
+        return True
+    try:
+        return time.time() - entry.stat(follow_symlinks=False).st_mtime > STALE_SECONDS
+    except OSError:
+        return False
+
+
+def _running(pid: int) -> bool:
+    """Whether a process of this id exists (where that cannot be told, it is taken to)."""
+    if pid <= 0:
+        return False
+    if os.name != "posix":
+        return True
+    try:
+        os.kill(pid, 0)          # signal 0: no signal, only the check
+    except ProcessLookupError:
+        return False
+    except (OSError, OverflowError):
+        return True              # (another user's process, say)
+    return True
 
 
 def unwritable(path: Path | str, exc: OSError) -> InputError:
@@ -51,15 +94,18 @@ def unwritable(path: Path | str, exc: OSError) -> InputError:
 
 
 def temp_beside(target: Path) -> str:
-    """A new empty temporary file in the target's folder (made if need be), named after it:
-    `.<stem>.<random><suffix>.part`, so an interrupted write is recognisable."""
+    """A new empty temporary file in the target's folder (made if need be), named after it and
+    this process: `.<stem>.<pid>-<random><suffix>.part`, so an interrupted write is recognisable
+    and a write still going on is not taken for one (remove_leftovers)."""
     target = Path(target)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.stem}.", suffix=target.suffix + PART, dir=target.parent)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.stem}.{os.getpid()}-", suffix=target.suffix + PART,
+                                   dir=target.parent)
         os.close(fd)
     except OSError as exc:
         raise unwritable(target if not target.parent.is_file() else target.parent, exc) from None
+    _OURS.add(os.path.basename(tmp))
     return tmp
 
 
@@ -78,10 +124,12 @@ def put_in_place(written: list[tuple[str, Path]]) -> None:
             os.replace(tmp, target)
         except OSError as exc:
             raise unwritable(target, exc) from None
+        _OURS.discard(os.path.basename(tmp))
 
 
 def remove_quietly(path: Path | str) -> None:
     """Remove a file if it is there; a file already gone is no error."""
+    _OURS.discard(os.path.basename(path))
     try:
         os.unlink(path)
     except OSError:

@@ -1,12 +1,14 @@
 """Tabletop Simulator exports checked against the save-file format as TTS itself writes it,
 not only against our own reading: a saved object's outer fields, a custom deck ("DeckCustom")
 with its CustomDeck sheets, DeckIDs and "Card" objects, a lone card, tokens and tiles in a bag,
-and a custom board. Also: sheet ids unique across a game, card ids as TTS numbers them, the
+and a custom board. Also: sheet ids unique across a game and across games, stable from one
+export to the next, card ids as TTS numbers them, the
 grid that gives cards the most pixels, and --url-base checked."""
 
 from __future__ import annotations
 
 import json
+import shutil
 
 import pytest
 from PIL import Image
@@ -14,6 +16,7 @@ from PIL import Image
 from pnpgen.build import Project, load
 from pnpgen.errors import InputError
 from pnpgen.export import check_options, export_game
+from pnpgen.export.tts_objects import SHEET_IDS, SheetIds
 from pnpgen.export.tts_sheets import MAX_PX, card_px, grid, runs
 
 from .clirun import pnpgen
@@ -190,8 +193,40 @@ def test_sheet_ids_are_unique_across_the_game_and_card_ids_are_tts_own(tts):
             assert state["CustomDeck"][sheet_id] == sheet
             assert card["CardID"] // 100 == int(sheet_id)
             assert card["CardID"] % 100 < sheet["NumWidth"] * sheet["NumHeight"] - 1   # never the hidden slot
-    assert sorted(owner, key=int) == [str(i) for i in range(1, len(owner) + 1)]
+    assert all(int(i) in SHEET_IDS for i in owner)
     assert len(owner) == 6           # many has two sheets
+
+
+def test_sheet_ids_differ_across_games_and_stay_the_same_at_every_export(tts):
+    """Two games' decks on one table must not share a CustomDeck id; the ids of a game are the
+    same each time it is exported (a saved table keeps working after a new export)."""
+    folder, saved = tts
+    root = folder.parent.parent.parent
+    other = root / "cards" / "other"
+    shutil.copytree(root / "cards" / "mini", other)
+    (other / "game.yaml").write_text("title: Another Table\ncode: AT\n")
+    shutil.copytree(root / "templates" / "mini", root / "templates" / "other")
+    ran = pnpgen("--root", root, "export", "tts", "other", "mini", "--out", "again", "--url-base",
+                 "https://example.org/kit", cwd=root)
+    assert ran.returncode == 0, ran.stderr
+    assert json_of(root / "again" / "mini" / "tts") == saved                                       # the same ids, the same files
+    ids = {game: {int(k) for state in _decks(json_of(root / "again" / game / "tts")).values()
+                  for k in state["CustomDeck"]} for game in ("mini", "other")}
+    assert len(ids["mini"]) == len(ids["other"]) == 6 and not ids["mini"] & ids["other"]
+
+
+def json_of(folder):
+    return {p.stem: json.loads(p.read_text(encoding="utf-8")) for p in folder.glob("*.json")}
+
+
+def test_a_sheet_id_taken_already_is_passed_over_for_the_next_free_one():
+    ids = SheetIds("g", "G", range(1000, 1003))               # three ids for three sheets: each gets one
+    got = [ids.next(deck, 1) for deck in "abc"]
+    assert sorted(got) == [1000, 1001, 1002]
+    fresh = SheetIds("g", "G", range(1000, 1003))
+    assert [fresh.next(deck, 1) for deck in "abc"] == got       # the same order, the same ids
+    with pytest.raises(InputError, match="more than 3 Tabletop Simulator sheets"):
+        ids.next("d", 1)
 
 
 def test_the_grid_gives_the_cards_the_most_pixels(tts):

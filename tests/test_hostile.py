@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from pnpgen import files, fonts
+from pnpgen import fonts
 from pnpgen.build import Project
 from pnpgen.preview import start
 
@@ -340,7 +340,8 @@ def test_a_killed_builds_part_files_are_removed_by_the_next_build(game):
     assert left, "the build ended before it wrote a temporary file"
     left = list(outdir.glob(".*.part"))
     assert left                                     # what SIGKILL leaves behind
-    mine = Path(files.temp_beside(outdir / "manifest.json"))   # another, named as pnpgen names them
+    mine = outdir / f".manifest.{build.pid}-a1b2c3d4.json.part"   # another, named as the killed build names them
+    mine.write_text("")
     (outdir / ".notes.part").write_text("a file of the user's, not pnpgen's name")
     assert run(root, "build", "mini").returncode == 0
     assert not any(p.exists() for p in left) and not mine.exists()

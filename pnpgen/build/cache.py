@@ -18,7 +18,11 @@ page's key, its fonts and forms) and the digest of the file written, so that a P
 has not changed and that is still in place is not written again.
 
 The store is one SQLite file, out/.cache/pages.sqlite; each PDF keeps only the pages and the
-facts its last build used."""
+facts its last build used. What is read back is checked: every stored page carries a digest of
+its bytes (and every facts row a checksum), so a damaged one is a miss and is drawn anew, never
+copied into a PDF. Builds of the same out/ at once share the store safely: each waits its turn
+(a busy timeout) to write it, and a store that is busy or unwritable is left as it is, never
+taken for a damaged one and removed."""
 
 from __future__ import annotations
 
@@ -26,17 +30,25 @@ import hashlib
 import json
 import sqlite3
 from pathlib import Path
+from typing import Callable
 
 import reportlab
 from reportlab.pdfbase import pdfmetrics
 
 from .. import ops
+from ..files import shown
 from ..layout.fingerprint import Fingerprints
 from ..pdf.canvas import SheetPage
 from ..pdf.replay import Entry
 
-FORMAT = 2
-"""Bumped when what is stored changes meaning."""
+FORMAT = 3
+"""Bumped when what is stored changes meaning; also the store's SQLite user_version, so a store
+of another format is read as empty and its tables made anew at commit."""
+
+BUSY_SECONDS = 120.0
+"""How long a build waits for another build of the same out/ that is writing the store."""
+
+TABLES = ("page", "used", "facts", "volume")
 
 
 def _salt() -> str:
@@ -174,13 +186,15 @@ class PageCache:
     which copies them into the store: a failed build leaves no new file in out/, not even
     the cache."""
 
-    def __init__(self, path: Path | None):
+    def __init__(self, path: Path | None, note: Callable[[str], None] = lambda message: None):
         self.path = path
+        self.note = note    # says what the cache could not use or keep (a build's progress line)
         self.db = None      # the store as the last build left it: pages to copy
         self.new = None     # this build's pages and the pages each of its PDFs uses (_new)
         self.added = 0      # pages put into `new`
+        self.damaged = 0    # kept pages that failed their check (drawn anew)
         if path is not None and path.is_file():
-            self.db = _open(str(path))
+            self.db = _open_store(path)
 
     def _new(self):
         if self.new is None and self.path is not None:
@@ -188,17 +202,23 @@ class PageCache:
         return self.new
 
     def get(self, key: str) -> Entry | None:
+        """The page kept under `key`, or None: none kept, or the one kept fails its check (a
+        damaged page is drawn anew, and the new drawing takes its place at commit)."""
         for db in (self.new if self.added else None, self.db):
             if db is None:
                 continue
             try:
-                row = db.execute("SELECT content, meta FROM page WHERE key = ?", (key,)).fetchone()
-                if row is not None:
-                    meta = json.loads(row[1])
-                    return Entry(bytes(row[0]), meta["forms"], meta["images"],
-                                 [(tuple(t), name) for t, name in meta["gstates"]])
-            except (sqlite3.Error, ValueError, KeyError, TypeError):
-                pass
+                row = db.execute("SELECT content, meta, checksum FROM page WHERE key = ?", (key,)).fetchone()
+            except sqlite3.Error:
+                continue
+            if row is None:
+                continue
+            entry = _entry(key, *row)
+            if entry is not None:
+                return entry
+            self.damaged += 1
+            self.note(f"{shown(self.path)}: a kept page ({key[:12]}) is damaged (it fails its check); "
+                      "drawing it anew")
         return None
 
     def holds(self, key: str) -> bool:
@@ -273,7 +293,8 @@ class PageCache:
         meta = json.dumps({"forms": entry.forms, "images": entry.images,
                            "gstates": [[list(t), name] for t, name in entry.gstates]})
         try:
-            db.execute("INSERT OR REPLACE INTO page VALUES (?, ?, ?)", (key, entry.content, meta))
+            db.execute("INSERT OR REPLACE INTO page VALUES (?, ?, ?, ?)",
+                       (key, entry.content, meta, _page_check(key, entry.content, meta)))
             self.added += 1
         except sqlite3.Error:
             pass
@@ -291,43 +312,32 @@ class PageCache:
 
     def commit(self) -> None:
         """Copy the new pages into the store and forget the ones no PDF uses any more. A
-        store SQLite cannot read is replaced."""
+        store SQLite cannot read is replaced; one that stays busy or cannot be written is
+        left as it is (this build's pages are not kept)."""
         if self.new is None:
             return
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError:
             return
-        if self.db is not None:        # (one connection writes the store: this build's)
+        if self.db is not None:        # (this build's own reading connection: closed before it writes)
             self.db.close()
             self.db = None
         new = self.new
+        new.commit()
         for attempt in range(2):
             try:
-                new.commit()
-                new.execute("ATTACH DATABASE ? AS store", (str(self.path),))
-                try:
-                    _tables(new, "store.")
-                    with new:
-                        for table in ("page", "facts", "volume"):
-                            new.execute(f"INSERT OR REPLACE INTO store.{table} SELECT * FROM {table}")
-                        new.execute("DELETE FROM store.used WHERE pdf IN (SELECT DISTINCT pdf FROM used)")
-                        new.execute("INSERT OR IGNORE INTO store.used SELECT * FROM used")
-                        for table in ("page", "facts"):
-                            new.execute(f"DELETE FROM store.{table} WHERE key NOT IN (SELECT key FROM store.used)")
-                        new.execute("DELETE FROM store.volume WHERE pdf NOT IN (SELECT pdf FROM store.used)")
-                finally:
-                    new.execute("DETACH DATABASE store")
+                _copy_into_store(new, self.path)
                 break
-            except sqlite3.DatabaseError:
-                if attempt:
-                    break
-                try:
-                    self.path.unlink()     # damaged: start it again
-                except OSError:
+            except sqlite3.OperationalError as exc:    # busy past the timeout, read-only, disk full
+                self.note(f"{shown(self.path)}: this build's pages not kept ({exc}); the next build draws them")
+                break
+            except sqlite3.DatabaseError:              # not a database, or a damaged one: start it again
+                self.note(f"{shown(self.path)}: damaged; made anew")
+                if attempt or not _removed(self.path):
                     break
         with new:
-            for table in ("page", "used", "facts", "volume"):
+            for table in TABLES:
                 new.execute(f"DELETE FROM {table}")
         self.added = 0
 
@@ -342,10 +352,46 @@ class PageCache:
 
 
 def _tables(db, schema: str = "") -> None:
-    db.execute(f"CREATE TABLE IF NOT EXISTS {schema}page (key TEXT PRIMARY KEY, content BLOB, meta TEXT)")
+    db.execute(f"CREATE TABLE IF NOT EXISTS {schema}page (key TEXT PRIMARY KEY, content BLOB, meta TEXT, "
+               "checksum TEXT)")
     db.execute(f"CREATE TABLE IF NOT EXISTS {schema}used (pdf TEXT, key TEXT, PRIMARY KEY (pdf, key))")
     db.execute(f"CREATE TABLE IF NOT EXISTS {schema}facts (key TEXT PRIMARY KEY, data TEXT, checksum TEXT)")
     db.execute(f"CREATE TABLE IF NOT EXISTS {schema}volume (pdf TEXT PRIMARY KEY, key TEXT, digest TEXT)")
+
+
+def _copy_into_store(new, path: Path) -> None:
+    """This build's pages, facts and volumes (in `new`) into the store at `path`, in one
+    transaction that holds the store from its start (BEGIN IMMEDIATE: another build writing
+    it is waited for, never interleaved with); a store of another format is emptied first."""
+    new.execute("ATTACH DATABASE ? AS store", (str(path),))
+    try:
+        new.execute("BEGIN IMMEDIATE")
+        with new:
+            if new.execute("PRAGMA store.user_version").fetchone()[0] != FORMAT:
+                for table in TABLES:
+                    new.execute(f"DROP TABLE IF EXISTS store.{table}")
+                new.execute(f"PRAGMA store.user_version = {FORMAT}")
+            _tables(new, "store.")
+            for table in ("page", "facts", "volume"):
+                new.execute(f"INSERT OR REPLACE INTO store.{table} SELECT * FROM {table}")
+            new.execute("DELETE FROM store.used WHERE pdf IN (SELECT DISTINCT pdf FROM used)")
+            new.execute("INSERT OR IGNORE INTO store.used SELECT * FROM used")
+            for table in ("page", "facts"):
+                new.execute(f"DELETE FROM store.{table} WHERE key NOT IN (SELECT key FROM store.used)")
+            new.execute("DELETE FROM store.volume WHERE pdf NOT IN (SELECT pdf FROM store.used)")
+    finally:
+        try:
+            new.execute("DETACH DATABASE store")
+        except sqlite3.Error:
+            pass
+
+
+def _removed(path: Path) -> bool:
+    try:
+        path.unlink()
+        return True
+    except OSError:
+        return False
 
 
 def _check(key: str, data: str) -> str:
@@ -353,13 +399,47 @@ def _check(key: str, data: str) -> str:
     return hashlib.sha256(f"{key}\0{data}".encode()).hexdigest()[:32]
 
 
-def _open(where: str):
-    """A connection with the cache's tables, or None: a damaged or unwritable cache is
-    built around as if clean."""
+def _page_check(key: str, content: bytes, meta: str) -> str:
+    """A stored page's digest: of its key, what it adds to the PDF and its content stream."""
+    h = hashlib.sha256(f"{key}\0{meta}\0".encode())
+    h.update(content)
+    return h.hexdigest()
+
+
+def _entry(key: str, content, meta, checksum) -> Entry | None:
+    """A stored page as an Entry, or None when its row fails its digest or is not the shape
+    `put` writes."""
+    if not isinstance(content, bytes) or not isinstance(meta, str) or checksum != _page_check(key, content, meta):
+        return None
     try:
-        db = sqlite3.connect(where)
+        parsed = json.loads(meta)
+        return Entry(content, parsed["forms"], parsed["images"], [(tuple(t), name) for t, name in parsed["gstates"]])
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
+def _open_store(path: Path):
+    """A connection to the store as the last build left it, or None when it is of another
+    format or cannot be read (built around as if there were none)."""
+    db = _open(str(path), tables=False)
+    try:
+        if db is not None and db.execute("PRAGMA user_version").fetchone()[0] == FORMAT:
+            return db
+    except sqlite3.Error:
+        pass
+    if db is not None:
+        db.close()
+    return None
+
+
+def _open(where: str, tables: bool = True):
+    """A connection (with the cache's tables, if `tables`), or None: a damaged or unwritable
+    cache is built around as if clean."""
+    try:
+        db = sqlite3.connect(where, timeout=BUSY_SECONDS)
         db.execute("PRAGMA cache_size = -512")     # KiB of pages held in memory (SQLite's default is 2 MB)
-        _tables(db)
+        if tables:
+            _tables(db)
         return db
     except (OSError, sqlite3.Error):
         return None

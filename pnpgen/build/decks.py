@@ -47,7 +47,7 @@ def build_deck(game: GameSource, deck: DeckPlan, cards: Sequence[PrintCard], ico
                                                                 else "")
             batch.append(Volume(name, outdir / f"{name}.pdf", title, runs, v * size, v, options.press()))
         writer = DeckWriter(game, deck, sheets, forms, slug, cache or PageCache(None), record, options.workers,
-                            staged, options.out)
+                            staged, options.out, options.step)
         kept, drawn = writer.write_all(batch)
         written, staged.written = staged.written, []
     targets = [v.target for v in batch]

@@ -39,14 +39,32 @@ class PageFacts:
 
 def read(text: str) -> PageFacts | None:
     """Facts from their text (a row whose checksum matched: written by this code for this very
-    page), or None when they are not the shape `PageFacts.text` writes."""
+    page), or None when they are not the shape `PageFacts.text` writes (then the page is laid
+    out again, as if no facts were kept)."""
     try:
         chars, used, content, events, warnings = json.loads(text)
     except (ValueError, TypeError):
         return None
     ok = (isinstance(chars, dict) and isinstance(used, dict) and used.keys() == chars.keys()
-          and isinstance(content, str) and (events is None or isinstance(events, list)) and isinstance(warnings, list))
+          and all(isinstance(c, str) for c in chars.values()) and all(map(_origin_shape, used.values()))
+          and isinstance(content, str) and (events is None or isinstance(events, list))
+          and isinstance(warnings, list) and all(map(_note_shape, warnings)))
     return PageFacts(chars, used, content, events, warnings) if ok else None
+
+
+def _origin_shape(origin) -> bool:
+    """A font's origin as kept: None, or [name, file]."""
+    return origin is None or (isinstance(origin, list) and len(origin) == 2 and all(isinstance(o, str) for o in origin))
+
+
+def _note_shape(note) -> bool:
+    """A warning as PageMaker notes it: ["card", index, message, strict] or ["at", path, line, message, strict]."""
+    if not isinstance(note, list) or not note:
+        return False
+    if note[0] == "card":
+        return len(note) == 4 and isinstance(note[1], int) and isinstance(note[2], str)
+    return (note[0] == "at" and len(note) == 5 and isinstance(note[1], str) and isinstance(note[3], str)
+            and (note[2] is None or isinstance(note[2], int)))
 
 
 def fonts_ready(facts: PageFacts) -> bool:

@@ -32,7 +32,7 @@ def build_loaded(game: GameSource, options: Options) -> list[DeckResult]:
     outdir = options.out / game.id
     files.remove_leftovers(outdir)     # (files a killed build was writing)
     results: list[DeckResult] = []
-    cache = PageCache(options.out / ".cache" / "pages.sqlite" if options.cache else None)
+    cache = PageCache(options.out / ".cache" / "pages.sqlite" if options.cache else None, options.progress)
     book = Manifest(game) if options.manifest else None
     try:
         with files.Staged() as staged:

@@ -32,7 +32,8 @@ class Options:
     manifest: bool = True        # write out/<game>/manifest.json: each card's print digests and where it is printed
     workers: int | None = 1       # processes laying out and drawing a long deck: None, one a core; 1, this one
     pdfx: bool = False           # decks and boards as PDF/X-1a for a print shop: CMYK through the press profile
-    progress: Callable[[str], None] = lambda message: None
+    progress: Callable[[str], None] = lambda message: None     # a line on how the build goes
+    step: Callable[[str, int, int], None] = lambda label, done, total: None   # pages of a deck done so far
 
     def __post_init__(self):
         if self.pdfx:     # every page drawn here, in CMYK: none copied from the (RGB) cache or drawn by workers

@@ -101,8 +101,9 @@ class DeckWriter:
 
     def __init__(self, game: GameSource, deck: DeckPlan, sheets: DeckSheets, forms: dict, slug: Slug,
                  cache: PageCache, record: DeckRecord | None, wanted: int | None, staged: files.Staged,
-                 out: Path):
+                 out: Path, step=lambda label, done, total: None):
         self.game, self.deck, self.sheets, self.forms = game, deck, sheets, forms
+        self.step = step          # told the pages done so far (options.step)
         self.cache, self.record, self.wanted, self.staged = cache, record, wanted, staged
         self.slug_font = fonts.builtin("sans")
         self.maker = PageMaker(game, deck, sheets, slug)
@@ -117,6 +118,7 @@ class DeckWriter:
         self.per_sheet = sheets.pages_per_sheet
         self.forms_chars = charset([], forms, self.slug_font)
         self.kept = self.drawn = 0
+        self.done, self.total = 0, sheets.sheets * self.per_sheet
 
     def write_all(self, volumes: list[Volume]) -> tuple[int, int]:
         """Write (or keep) every volume; returns (pages kept, pages drawn)."""
@@ -257,6 +259,7 @@ class DeckWriter:
         if work.stays:
             self.kept += len(work.keys)
             self.cache.keep(self._pdf(volume), work.keys + work.drawn_keys)
+            self._count(len(work.keys))
             return
         tmp = self.staged.add(volume.target)
         canvas = open_volume(self.game, self.deck, self.sheets, volume, tmp, self.forms, work.fonts, self.slug_font)
@@ -267,6 +270,7 @@ class DeckWriter:
                 entry = self._put_page(canvas, work, p, from_workers)
                 if entry is not None and work.drawn_keys:
                     used.append(work.drawn_keys[p])
+                self._count(1)
         finally:
             if work.shared is not None:
                 workers.stop(work.shared.parts)
@@ -274,6 +278,10 @@ class DeckWriter:
         if self.page_keys is not None:
             self.cache.put_volume(self._pdf(volume), work.key, file_digest(tmp) or "")
             self.cache.keep(self._pdf(volume), work.keys + used)
+
+    def _count(self, pages: int) -> None:
+        self.done += pages
+        self.step(f"{self.game.id}/{self.deck.id}", self.done, self.total)
 
     def _put_page(self, canvas: CardCanvas, work: VolumeWork, p: int, from_workers) -> Entry | None:
         """Page `p` into the PDF: copied from the cache, as a worker drew it, or drawn here

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import click
@@ -10,7 +9,8 @@ import click
 from ..build import Options, Project, build_loaded, load
 from ..errors import InputError, Reported, RulesBroken
 from ..rules import has_rules
-from .options import FLIP, PAPER, POSTER, annotation, back_offset, load_layout, selected
+from .options import FLIP, PAPER, POSTER, back_offset, load_layout, selected
+from .say import Say, talk
 
 
 @click.command()
@@ -42,8 +42,7 @@ from .options import FLIP, PAPER, POSTER, annotation, back_offset, load_layout, 
               help="Draw every page anew and keep none (the cache in <out>/.cache copies unchanged pages).")
 @click.option("--format", "fmt", type=click.Choice(["text", "github"]), default="text", show_default=True,
               help="text for people; github: warnings and errors as workflow annotations.")
-@click.option("-q", "--quiet", is_flag=True, help="No summary or progress lines (errors and warnings still show).")
-@click.option("-v", "--verbose", is_flag=True, help="Progress lines even when not on a terminal, and every file written.")
+@talk
 @click.pass_obj
 def build(project: Project, game, out, paper, flip, back_offset, no_check, strict, seed, poster, booklet, layout,
           pdfx, no_cache, fmt, quiet, verbose):
@@ -51,11 +50,11 @@ def build(project: Project, game, out, paper, flip, back_offset, no_check, stric
 
     Each game's rules (cards/<game>/rules.yaml) are checked first; a game that breaks one
     is not built (exit status 1) unless --no-check is given."""
-    say = Say(fmt, quiet, verbose)
+    say = Say(quiet, verbose, fmt)
     options = Options(out=out or project.root / "out", paper=paper, flip=flip, strict=strict, seed=seed,
                       back_offset=back_offset, poster=poster, booklet=booklet, lenient_rulebook=no_check,
                       layout=load_layout(layout), cache=not no_cache, workers=None, pdfx=pdfx,
-                      progress=say.progress)
+                      progress=say.progress, step=say.step)
     failed = broken = False
     for name in selected(project, game):
         say.progress(f"building {name}", indent="")
@@ -75,45 +74,15 @@ def build(project: Project, game, out, paper, flip, back_offset, no_check, stric
         raise RulesBroken()
 
 
-class Say:
-    """Where a build's words go: warnings and errors always (as text on stderr, or as GitHub
-    annotations), a summary line a game on stdout unless quiet, progress lines on stderr when
-    it is a terminal or when verbose."""
-
-    def __init__(self, fmt: str, quiet: bool, verbose: bool):
-        self.fmt, self.quiet, self.verbose = fmt, quiet, verbose and not quiet
-        self.talk = not quiet and (verbose or sys.stderr.isatty())
-
-    def progress(self, message: str, indent: str = "  ") -> None:
-        if self.talk:
-            click.echo(indent + message, err=True)
-
-    def problem(self, level: str, problem, title: str) -> None:
-        """A warning or error located in a file (a Notice, a rule violation, a print finding)."""
-        if self.fmt == "github":
-            click.echo(annotation(level, str(problem.path), problem.line, title, problem.message))
-        else:
-            click.echo(str(problem), err=True)
-
-    def input_error(self, exc: InputError, game: str) -> None:
-        if self.fmt == "github":
-            for p in exc.problems:
-                self.problem("error", p, f"{game}: invalid input")
-        else:
-            exc.show()
-
-    def summary(self, game: str, results: list, outdir: Path) -> None:
-        """What one game's build wrote: PDFs, sheets, warnings."""
-        files = [p for r in results for p in (r.volumes or [r.path])]
-        warnings = sum(len(r.warnings) for r in results)
-        if self.verbose:
-            for path in files:
-                click.echo(f"  wrote {path}")
-        if not self.quiet:
-            sheets = sum(r.sheets for r in results)
-            click.echo(f"{game}: {len(files)} PDF{'s' if len(files) != 1 else ''}, {sheets} sheet"
-                       f"{'s' if sheets != 1 else ''} of cards and tokens, {warnings} warning"
-                       f"{'s' if warnings != 1 else ''}, in {outdir}")
+def summary(say: Say, game: str, results: list, outdir: Path) -> None:
+    """What one game's build wrote: PDFs, sheets, warnings (and, verbose, each file)."""
+    files = [p for r in results for p in (r.volumes or [r.path])]
+    warnings = sum(len(r.warnings) for r in results)
+    say.wrote(files)
+    sheets = sum(r.sheets for r in results)
+    say.out(f"{game}: {len(files)} PDF{'s' if len(files) != 1 else ''}, {sheets} sheet"
+            f"{'s' if sheets != 1 else ''} of cards and tokens, {warnings} warning"
+            f"{'s' if warnings != 1 else ''}, in {outdir}")
 
 
 def _build_one(project: Project, name: str, options: Options, check: bool, say: Say) -> str:
@@ -126,8 +95,7 @@ def _build_one(project: Project, name: str, options: Options, check: bool, say: 
         for v in report.violations:
             say.problem(v.severity, v, f"{name}/{v.deck}: {v.rule}")
         if report.errors:
-            click.echo(f"{name}: not built: {len(report.errors)} rule error(s); fix them or "
-                       "build with --no-check", err=True)
+            say.warning(f"{name}: not built: {len(report.errors)} rule error(s); fix them or build with --no-check")
             return "broken"
     if options.strict:
         _refuse_print_findings(source, options, say)
@@ -135,7 +103,7 @@ def _build_one(project: Project, name: str, options: Options, check: bool, say: 
     for r in results:
         for w in r.warnings:
             say.problem("warning", w, f"{name}: build")
-    say.summary(name, results, options.out / name)
+    summary(say, name, results, options.out / name)
     return "built"
 
 

@@ -13,6 +13,7 @@ from ..errors import InputError, Reported, RulesBroken
 from ..printcheck import Finding, check_faces
 from ..rules.ruleset import Report, Violation, check_game
 from .options import annotation, selected
+from .say import Say, talk
 
 
 @click.command()
@@ -20,14 +21,16 @@ from .options import annotation, selected
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "github"]), default="text",
               show_default=True, help="text for people, json for tools, github for workflow annotations.")
 @click.option("--strict", is_flag=True, help="Warnings fail the check too.")
+@talk
 @click.pass_obj
-def check(project: Project, game, fmt, strict):
+def check(project: Project, game, fmt, strict, quiet, verbose):
     """Check every game's (or the GAMEs') deck-composition rules, and how its faces will read
     in print (text size, contrast, text in the cut zone or the printer's margin, colour as the only
     cue, full-bleed art that nearly fits, board seams through text; limits in game.yaml `print:`).
 
     Exit status: 0 clean (or warnings only), 1 rule errors (or warnings with --strict),
-    2 invalid input."""
+    2 invalid input. With -q, text output is only the errors (and, with --strict, the warnings)."""
+    say = Say(quiet, verbose, fmt)
     try:
         reports = [_report(project, name) for name in selected(project, game)]
     except InputError as exc:
@@ -46,7 +49,7 @@ def check(project: Project, game, fmt, strict):
                                "print": [f.as_dict() for r in reports for f in r.prints],
                                "errors": errors, "warnings": warnings}, indent=2))
     else:
-        _show_text(reports, fmt, errors, warnings)
+        _show_text(reports, say, strict, errors, warnings)
     if errors or (strict and warnings):
         raise RulesBroken()
 
@@ -80,17 +83,21 @@ def _show_input_error(exc: InputError, fmt: str) -> None:
                                                 for p in exc.problems]}, indent=2))
 
 
-def _show_text(reports: list[GameReport], fmt: str, errors: int, warnings: int) -> None:
-    """Each violation, then each print finding (a line of text, or a GitHub annotation), then
-    the summary line."""
+def _show_text(reports: list[GameReport], say: Say, strict: bool, errors: int, warnings: int) -> None:
+    """Each violation, then each print finding (a line of text, or a GitHub annotation; when
+    quiet, only those that fail the check), then the summary line (verbose: a line a game)."""
     for v in [v for r in reports for v in r.violations] + [f for r in reports for f in r.prints]:
-        if fmt == "github":
-            click.echo(annotation(v.severity, v.path, v.line, f"{v.game}/{v.deck}: {v.rule}", v.message))
-        else:
-            click.echo(str(v))
+        if not say.quiet or v.severity == "error" or strict:
+            if say.fmt == "github":
+                click.echo(annotation(v.severity, v.path, v.line, f"{v.game}/{v.deck}: {v.rule}", v.message))
+            else:
+                click.echo(str(v))
+    for r in reports:
+        say.detail(f"{r.game}: {r.rules} rule{'s' if r.rules != 1 else ''}, {len(r.violations)} finding"
+                   f"{'s' if len(r.violations) != 1 else ''} on them, {len(r.prints)} in print")
     rules = sum(r.rules for r in reports)
-    click.echo(f"checked {len(reports)} game{'s' if len(reports) != 1 else ''}, {rules} rules: "
-               f"{errors} error{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''}")
+    say.out(f"checked {len(reports)} game{'s' if len(reports) != 1 else ''}, {rules} rules: "
+            f"{errors} error{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''}")
 
 
 def _rulebook_violations(source) -> list[Violation]:

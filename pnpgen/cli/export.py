@@ -11,6 +11,7 @@ from ..build import Project, load
 from ..errors import InputError, Reported
 from ..export.formats import FORMATS
 from .options import selected
+from .say import Say, talk
 
 
 @click.command()
@@ -23,24 +24,44 @@ from .options import selected
 @click.option("--url-base", default=None, metavar="URL",
               help="tts: the http(s):// or file:// folder the images will be served from, e.g. "
                    "https://example.org/kit/ (default: file URLs of the exported files).")
+@talk
 @click.pass_obj
-def export(project: Project, fmt, game, out, dpi, no_bleed, url_base):
+def export(project: Project, fmt, game, out, dpi, no_bleed, url_base, quiet, verbose):
     """Export card faces: png (one file a face, named by code), tgc / mpc (The Game Crafter,
     MakePlayingCards uploads at their exact pixel sizes), dtc (DriveThruCards PDF/X-1a, a card
     face a page, each card's front then its back) or tts (Tabletop Simulator sheets and a
     saved-object JSON)."""
     from ..export import check_options, export_game
     url_base = check_options(fmt, dpi, url_base)     # once, before any game is drawn
+    say = Say(quiet, verbose)
     failed = False
     for name in selected(project, game):
+        say.progress(f"exporting {name} as {fmt}", indent="")
         try:
-            result = export_game(load(project, name), fmt, out or project.root / "out", dpi, not no_bleed, url_base)
+            result = export_game(load(project, name), fmt, out or project.root / "out", dpi, not no_bleed, url_base,
+                                 rendered=_counter(say, f"{name}: {fmt}"))
         except InputError as exc:     # shown now, in order; the next game still exports
-            exc.show()
+            say.input_error(exc, name)
             failed = True
             continue
-        click.echo(f"{name}: {result.files} files in {result.folder}")
+        say.clear()
+        say.out(f"{name}: {result.files} files in {result.folder}")
+        say.wrote(sorted(p for p in result.folder.rglob("*") if p.is_file()))
         for note in result.notes:
-            click.echo(f"  {note}", err=note.startswith("warning"))
+            if note.startswith("warning"):
+                say.warning(f"  {note}")
+            else:
+                say.out(f"  {note}")
     if failed:
         raise Reported(InputError.exit_code)
+
+
+def _counter(say: Say, label: str):
+    """A running count of the faces an export has drawn, shown on the progress line."""
+    done = 0
+
+    def rendered(pages: int) -> None:
+        nonlocal done
+        done += pages
+        say.step(label, done, None, "faces drawn")
+    return rendered

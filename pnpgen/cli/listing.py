@@ -10,22 +10,25 @@ from ..build import Project, load, plan_game
 from ..build.printing import kit, printing
 from ..game.expand import assign_numbers, expand
 from .options import selected
+from .say import Say, talk
 
 
 @click.command(name="list")
 @click.argument("game", nargs=-1)
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@talk
 @click.pass_obj
-def list_(project: Project, game, as_json):
+def list_(project: Project, game, as_json, quiet, verbose):
     """List games, their decks and card counts, and how the kit prints: the paper, each
     file's sheets, one- or double-sided and the flip edge (as the rulebook's printing section
-    says)."""
+    says). With -q, only check that they load: exit status 0, or the errors."""
     data = [_game(project, name) for name in selected(project, game)]
     if as_json:
         click.echo(json.dumps(data, indent=2))
         return
+    say = Say(quiet, verbose)
     for g in data:
-        _show(g)
+        _show(g, say)
 
 
 def _game(project: Project, name: str) -> dict:
@@ -36,7 +39,7 @@ def _game(project: Project, name: str) -> dict:
         cards = expand(src, deck, numbers)
         own = any(c.back for c in deck.cards)
         back = deck.deck.back
-        decks.append({"id": deck.id, "name": deck.deck.name, "cards": len(cards),
+        decks.append({"id": deck.id, "name": deck.deck.name, "file": src.rel(deck.doc.path), "cards": len(cards),
                       "distinct": len(deck.cards), "size_mm": list(deck.size), "packed": deck.deck.pack,
                       "back": ("per card" if back.per_card else "common" + (" and per card" if own else ""))
                       if back else ("per card" if own else None)})
@@ -54,22 +57,23 @@ def _game(project: Project, name: str) -> dict:
             "boards": boards, "printing": printed.as_dict()}
 
 
-def _show(g: dict) -> None:
-    click.echo(f"{g['id']}: {g['title']} ({g['code']}), {g['cards']} cards")
+def _show(g: dict, say: Say) -> None:
+    say.out(f"{g['id']}: {g['title']} ({g['code']}), {g['cards']} cards")
     if g["credits"]:
-        click.echo(f"  {g['credits']}")
+        say.out(f"  {g['credits']}")
     p = g["printing"]
-    click.echo(f"  print on {p['paper']} at 100 %: {p['card_sheets']} sheet{'s' if p['card_sheets'] != 1 else ''} "
-               f"of card stock, {p['board_sheets']} of paper for boards")
+    say.out(f"  print on {p['paper']} at 100 %: {p['card_sheets']} sheet{'s' if p['card_sheets'] != 1 else ''} "
+            f"of card stock, {p['board_sheets']} of paper for boards")
     for d in g["decks"]:
         w, h = d["size_mm"]
         size = "packed, each at its template's size" if d["packed"] else f"{w:g} x {h:g} mm"
-        click.echo(f"  {d['id']}: {d['name']}, {d['cards']} cards ({d['distinct']} distinct), "
-                   f"{size}, back: {d['back'] or 'none'}" + _sheets(d))
+        say.out(f"  {d['id']}: {d['name']}, {d['cards']} cards ({d['distinct']} distinct), "
+                f"{size}, back: {d['back'] or 'none'}" + _sheets(d))
+        say.detail(f"    from {d['file']}")
     for b in g["boards"]:
         w, h = b["size_mm"]
-        click.echo(f"  {b['id']}: {b['name']}, board {w:g} x {h:g} mm, {b['sides']} side{'s' if b['sides'] > 1 else ''}"
-                   + (", generated from a seed" if b["generated"] else "") + _sheets(b))
+        say.out(f"  {b['id']}: {b['name']}, board {w:g} x {h:g} mm, {b['sides']} side{'s' if b['sides'] > 1 else ''}"
+                + (", generated from a seed" if b["generated"] else "") + _sheets(b))
 
 
 def _sheets(part: dict) -> str:

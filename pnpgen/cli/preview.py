@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from ..build import Project
+from .say import talk
 
 
 @click.command()
@@ -15,11 +16,14 @@ from ..build import Project
               help="Also list what prints differently than at REF, with a picture of each change (before / now / "
                    "difference): REF is a git revision (a branch, a tag, a commit, HEAD~1) or a folder, as for "
                    "`pnpgen changes --since`.")
+@talk
 @click.pass_obj
-def preview(project: Project, game, port, since):
+def preview(project: Project, game, port, since, quiet, verbose):
     """Serve a live page of every card face of every game (or the GAMEs named) on
     127.0.0.1, redrawn as you save: fronts and backs with codes, titles and the file:line
     they come from, rule findings and layout warnings on their cards, bad input shown
-    over the last good faces. With --since REF, what changed since REF too. Ctrl-C stops it."""
+    over the last good faces. With --since REF, what changed since REF too. Ctrl-C stops it.
+    With -q it prints nothing while it serves (the page shows every problem); with -v, also
+    each page and picture it serves."""
     from ..preview import serve
-    serve(project, game, port, since)
+    serve(project, game, port, since, quiet=quiet, verbose=verbose)

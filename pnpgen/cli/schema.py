@@ -9,6 +9,7 @@ import click
 
 from ..build import Project
 from ..errors import UsageProblem, did_you_mean
+from .say import Say, talk
 
 
 @click.command()
@@ -19,14 +20,16 @@ from ..errors import UsageProblem, did_you_mean
                    "kind (game, deck, template, board, rules) to stdout.")
 @click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="With --json: the folder to write the schemas into (default: schemas/ in the project).")
+@talk
 @click.pass_obj
-def schema(project: Project, topic, markdown, as_json, out):
+def schema(project: Project, topic, markdown, as_json, out, quiet, verbose):
     """Every YAML key, its type and meaning: game, deck, field, template, rect, text, rule...
-    the named card and paper sizes in millimetres (sizes) and the limits every file and expression is
-    held to (limits)."""
+    the named card and paper sizes in millimetres (sizes) and the limits every file and expression
+    is held to (limits). --markdown and a --json schema on stdout are written whatever -q says."""
     from ..schema import reference
+    say = Say(quiet, verbose)
     if as_json or out:
-        _json_schemas(project, topic, markdown, as_json, out)
+        _json_schemas(project, topic, markdown, as_json, out, say)
         return
     if markdown:
         click.echo(reference.markdown())
@@ -34,14 +37,15 @@ def schema(project: Project, topic, markdown, as_json, out):
     topics = [*reference.TOPICS, reference.VARIABLES_TOPIC, reference.sizes.TOPIC,
               reference.limits.TOPIC]
     if topic is None:
-        click.echo("topics: " + ", ".join(topics))
+        say.out("topics: " + ", ".join(topics))
+        say.detail("see one with: pnpgen schema TOPIC; all of them with: pnpgen schema --markdown")
         return
     if topic not in topics:
         raise UsageProblem(f"unknown topic '{topic}'{did_you_mean(topic, topics)}")
-    click.echo(reference.text(topic))
+    say.out(reference.text(topic))
 
 
-def _json_schemas(project: Project, kind, markdown, as_json, out):
+def _json_schemas(project: Project, kind, markdown, as_json, out, say: Say):
     from ..schema import json_schemas
     if not as_json:
         raise click.UsageError("--out goes with --json")
@@ -52,5 +56,7 @@ def _json_schemas(project: Project, kind, markdown, as_json, out):
     if kind is not None and out is None:
         click.echo(json_schemas.dumps(kind), nl=False)
         return
-    for path in json_schemas.write(out or project.root / json_schemas.SCHEMA_DIR, [kind] if kind else None):
-        click.echo(f"wrote {path}")
+    written = json_schemas.write(out or project.root / json_schemas.SCHEMA_DIR, [kind] if kind else None)
+    for path in written:
+        say.out(f"wrote {path}")
+    say.detail(f"{len(written)} schema{'s' if len(written) != 1 else ''}: point an editor's YAML support at them")

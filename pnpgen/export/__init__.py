@@ -11,6 +11,7 @@ from __future__ import annotations
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from .. import files
 from ..build import Options
@@ -19,6 +20,7 @@ from ..game.loader import GameSource
 from .faces import deck_faces
 from .formats import FORMATS
 from .job import Job
+from .raster import RENDERED
 from .tts import checked_url_base
 
 MAX_DPI = 1200
@@ -50,17 +52,22 @@ def check_options(fmt: str, dpi: float = 300, url_base: str | None = None) -> st
 
 
 def export_game(game: GameSource, fmt: str, out: Path, dpi: float = 300, bleed: bool = True,
-                url_base: str | None = None, workers: int | None = None) -> ExportResult:
-    """Export every deck of `game` as `fmt` into out/<game>/<fmt>/ (replacing what was there)."""
+                url_base: str | None = None, workers: int | None = None,
+                rendered: Callable[[int], None] | None = None) -> ExportResult:
+    """Export every deck of `game` as `fmt` into out/<game>/<fmt>/ (replacing what was there);
+    `rendered` is told how many more faces are drawn as the work goes (a progress line)."""
     url_base = check_options(fmt, dpi, url_base)
     decks = [d for d in deck_faces(game, Options(), boards=FORMATS[fmt].boards) if d.fronts]
     target = out / game.id / fmt
     work = files.temp_folder_beside(target)
+    telling = RENDERED.set(rendered)
     try:
         notes = FORMATS[fmt].write(Job(fmt, game, decks, work, target, dpi, bleed, url_base, workers))
         count = sum(1 for p in work.rglob("*") if p.is_file())
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)
         raise
+    finally:
+        RENDERED.reset(telling)
     files.replace_folder(work, target)
     return ExportResult(fmt, target, count, notes)

@@ -5,13 +5,21 @@ pdfium (pypdfium2) at exactly the pixel size asked for, pages shared out over wo
 from __future__ import annotations
 
 import os
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from contextvars import ContextVar
 from pathlib import Path
+from typing import Callable
 
 from .faces import DeckFaces, Face, write_pages
 
 PARALLEL_FROM = 24
 """Pages below which one process renders everything (starting workers costs more)."""
+
+BATCH = 16
+"""Pages rendered between two reports to RENDERED."""
+
+RENDERED: ContextVar[Callable[[int], None] | None] = ContextVar("rendered", default=None)
+"""Told how many more pages are rendered as each batch is done (an export's progress line)."""
 
 
 def render_faces(deck: DeckFaces, faces: list[Face], paths: list[Path], sizes: list[tuple[int, int]],
@@ -32,13 +40,19 @@ def render_pages(pdf: Path | str, jobs: list[tuple[int, tuple[int, int], Path]],
     `alpha`, what the page leaves undrawn is transparent (round tokens). `passing` files are
     read back at once and removed (tiles of a sheet): stored uncompressed, which is quicker."""
     workers = workers or min(os.cpu_count() or 1, 8)
+    told = RENDERED.get() or (lambda pages: None)
     if len(jobs) < PARALLEL_FROM or workers < 2:
-        _render(str(pdf), jobs, dpi, alpha, passing)
+        for start in range(0, len(jobs), BATCH):
+            _render(str(pdf), jobs[start:start + BATCH], dpi, alpha, passing)
+            told(len(jobs[start:start + BATCH]))
         return
-    chunks = [jobs[i::workers] for i in range(workers)]
+    size = max(1, min(BATCH, -(-len(jobs) // workers)))
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        for done in [pool.submit(_render, str(pdf), chunk, dpi, alpha, passing) for chunk in chunks if chunk]:
+        batches = {pool.submit(_render, str(pdf), jobs[i:i + size], dpi, alpha, passing): len(jobs[i:i + size])
+                   for i in range(0, len(jobs), size)}
+        for done in as_completed(batches):
             done.result()
+            told(batches[done])
 
 
 def _render(pdf: str, jobs, dpi: float, alpha: bool = False, passing: bool = False) -> None:

@@ -1,12 +1,12 @@
 """`pnpgen export tts`: every deck of a game as Tabletop Simulator face sheets, a back image
 (or back sheets where cards have their own backs), and <deck>.json, a saved object that TTS
 loads in one step (Saves/Saved Objects/); tokens as Custom Tokens in a bag, boards as Custom
-Boards. Sheet ids run on across the game's decks, so decks brought onto one table never share
-an id (TTS would show one deck's faces on the other's cards)."""
+Boards. Sheet ids are unique across the game's decks and drawn from the game's and the deck's
+names (tts_objects.SheetIds), so decks brought onto one table, from one game or several, do not
+share an id (TTS would show one deck's faces on the other's cards)."""
 
 from __future__ import annotations
 
-import itertools
 import json
 import shutil
 from pathlib import Path
@@ -40,7 +40,7 @@ def checked_url_base(value: str | None) -> str | None:
 def write_tts(job: Job) -> list[str]:
     """Every deck, token sheet and board of the game into job.work; returns the notes."""
     base = job.url_base or (job.target.resolve().as_uri() + "/")
-    sheet_ids = itertools.count(1)
+    sheet_ids = objects.SheetIds(job.game.id, job.game.game.code)
     deck_ids = {deck.id for deck in job.decks if not deck.board}
     notes = []
     for deck in job.decks:
@@ -80,7 +80,7 @@ def _deck(job: Job, deck: DeckFaces, base: str, sheet_ids) -> tuple[list[dict], 
             back = f"{deck.id}-back.png"
             if not (job.work / back).exists():
                 write_sheet(deck, [deck.common_back], 1, 1, size, tiles / "back", job.work / back, job.workers)
-        sheet_id = next(sheet_ids)
+        sheet_id = sheet_ids.next(deck.id, number)
         entry = objects.sheet_entry(base + quote(face_sheet), base + quote(back), cols, rows, unique)
         sheets[str(sheet_id)] = entry
         for slot, front in enumerate(fronts):

@@ -1,12 +1,43 @@
 """Tabletop Simulator saved objects, as TTS itself writes them (its save-file format): the
 save around them (ObjectStates), a custom deck (Name "DeckCustom", its CustomDeck sheets by
 id, DeckIDs and one "Card" per copy in ContainedObjects), a lone card, tokens and tiles in a
-bag, and a custom board. Card ids are TTS's: sheet id x 100 + the card's slot on the sheet."""
+bag, and a custom board. Card ids are TTS's: sheet id x 100 + the card's slot on the sheet.
+Sheet ids (SheetIds) are drawn from the game and the deck, so that they differ across games as
+well as within one: decks of several games can share a table."""
 
 from __future__ import annotations
 
+import hashlib
+
+from ..errors import InputError
 from .faces import Face
 from .job import INCH
+
+
+SHEET_IDS = range(1000, 100000)
+"""The CustomDeck ids given: four and five digits, as in the saves TTS writes itself; a card's id
+(sheet id x 100 + slot) then stays far inside the whole numbers TTS reads."""
+
+
+class SheetIds:
+    """CustomDeck ids for one game's sheets: each from a digest of the game (its folder and code),
+    the deck and the sheet's number, so the same sheet gets the same id at every export and
+    another game's sheets almost surely others; an id taken already in this game is passed over
+    for the next free one."""
+
+    def __init__(self, game_id: str, code: str, ids: range = SHEET_IDS):
+        self.game_id, self.game, self.ids, self.taken = game_id, f"{game_id}\0{code}", ids, set()
+
+    def next(self, deck_id: str, number: int) -> int:
+        if len(self.taken) >= len(self.ids):
+            raise InputError.at(f"cards/{self.game_id}", None, f"more than {len(self.ids)} Tabletop "
+                                "Simulator sheets in one game; export fewer cards at a time")
+        digest = hashlib.sha256(f"{self.game}\0{deck_id}\0{number}".encode()).digest()
+        k = int.from_bytes(digest[:8], "big") % len(self.ids)
+        while self.ids[k] in self.taken:
+            k = (k + 1) % len(self.ids)
+        self.taken.add(self.ids[k])
+        return self.ids[k]
 
 
 def saved_object(states: list[dict]) -> dict:

@@ -91,10 +91,12 @@ def start(project: Project, names=(), port: int = DEFAULT_PORT, watch: bool = Tr
     return Running(live, server, watcher, thread, owned)
 
 
-def serve(project: Project, names=(), port: int = DEFAULT_PORT, since: str | None = None) -> None:
-    """The `pnpgen preview` command: print the address, serve until Ctrl-C. Raises
-    InputError for a game that is not there, a port that cannot be had, or a `since` that
-    is neither a git revision nor a project folder."""
+def serve(project: Project, names=(), port: int = DEFAULT_PORT, since: str | None = None, quiet: bool = False,
+          verbose: bool = False) -> None:
+    """The `pnpgen preview` command: print the address, serve until Ctrl-C (`quiet`: say
+    nothing; `verbose`: also each request served). Raises InputError for a game that is not
+    there, a port that cannot be had, or a `since` that is neither a git revision nor a
+    project folder."""
     known = discover(project.cards)
     if not names and not known:
         raise InputError.at(str(project.cards), None, "no games found: add cards/<game>/game.yaml")
@@ -103,12 +105,14 @@ def serve(project: Project, names=(), port: int = DEFAULT_PORT, since: str | Non
         raise InputError.at(str(project.cards), None, "; ".join(problems))
 
     def log(message: str) -> None:
-        print(f"{time.strftime('%H:%M:%S')} {message}", file=sys.stderr, flush=True)
+        if not quiet:
+            print(f"{time.strftime('%H:%M:%S')} {message}", file=sys.stderr, flush=True)
 
     revision = open_revision(project, since) if since is not None else None   # a bad one: before serving
 
     def ready(url: str) -> None:
-        print(f"pnpgen preview: {url}", flush=True)
+        if not quiet:
+            print(f"pnpgen preview: {url}", flush=True)
         if revision is not None:
             log(f"comparing with {revision.label} after every reload: the page lists what prints differently")
         log("drawing every face once; the page fills in when that is done")
@@ -116,6 +120,8 @@ def serve(project: Project, names=(), port: int = DEFAULT_PORT, since: str | Non
     running = None
     try:     # (a Ctrl-C as soon as the page fills in, before the watch is up, stops quietly too)
         running = start(project, names, port, log=log, on_ready=ready, since=revision)
+        if verbose and not quiet:
+            running.server.requests_log = log
         log(f"watching {project.cards}/ and {project.templates}/: save a file and the page redraws; Ctrl-C stops")
         threading.Event().wait()
     except KeyboardInterrupt:

@@ -58,6 +58,7 @@ class PreviewServer(ThreadingHTTPServer):
         self.answering = threading.BoundedSemaphore(MAX_THREADS)
         self.streams = threading.BoundedSemaphore(MAX_STREAMS)
         self.streaming = threading.local()      # this thread gave its place back to stream events
+        self.requests_log = None                # told each request answered (pnpgen preview -v), or None
         super().__init__((HOST, port), Handler)
 
     def process_request(self, request, client_address):
@@ -105,8 +106,9 @@ class Handler(BaseHTTPRequestHandler):
     server: PreviewServer
     server_version = "pnpgen-preview"
 
-    def log_message(self, format, *args):   # the terminal is for the designer's messages
-        pass
+    def log_message(self, format, *args):   # the terminal is for the designer's messages (verbose: these too)
+        if self.server.requests_log is not None:
+            self.server.requests_log(format % args)
 
     def do_GET(self):
         if not self._local():
