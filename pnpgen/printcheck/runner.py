@@ -51,7 +51,7 @@ def _faces(plan) -> Iterator[Face]:
             if card.entry.index in seen:
                 continue
             seen.add(card.entry.index)
-            entry = (str(source.doc.path), card.entry.line)
+            entry = (str(source.cards_path), card.entry.line)
             yield _face(plan, deck, card.code, "front", card, card.front, entry)
             if card.back and (card.unique_back or source.deck.pack):
                 yield _face(plan, deck, card.code, "back", card if card.unique_back else None, card.back, entry)
