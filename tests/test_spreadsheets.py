@@ -7,6 +7,7 @@ edited cell lays out only its own sheet again, and `pnpgen pull` fetches a sheet
 from __future__ import annotations
 
 import http.server
+import json
 import shutil
 import threading
 from pathlib import Path
@@ -15,6 +16,8 @@ import pytest
 
 from pnpgen.build import Options, Project, build_game
 from pnpgen.build import facts as facts_module
+from pnpgen.preview.live import Live
+from pnpgen.preview.watch import affected
 from pnpgen.sources import remote
 
 from .clirun import pnpgen
@@ -191,6 +194,39 @@ def test_an_edited_cell_lays_out_only_its_cards_sheet_again(tmp_path, laid_out):
     (edited,) = build_game(Project(tmp_path), "mini", options)
     assert laid_out == [(1, 0)] and edited.drawn == 1 and edited.kept == 2
     assert "Card 13 | cost 4" in page_texts(tmp_path / "out" / "mini" / "deck.pdf")[1]
+
+
+def test_changes_and_reprint_find_the_card_whose_cell_changed(tmp_path):
+    root = tmp_path / "now"
+    folder = sheet_game(root, "cards.ods")
+    rows = [[f"Card {i}", i, 1, None, None, None] for i in range(1, 11)]
+    write_ods(folder / "cards.ods", {"Cards": [HEADER, *rows]})
+    shutil.copytree(root, tmp_path / "before")
+    rows[6][2] = 9                     # card 7's power
+    write_ods(folder / "cards.ods", {"Cards": [HEADER, *rows]})
+    result = pnpgen("changes", "--since", tmp_path / "before", "--format", "json", cwd=root)
+    assert result.returncode == 0, result.stderr
+    changes = [(c["kind"], c["code"]) for g in json.loads(result.stdout)["games"] for d in g["decks"]
+               for c in d["changes"]]
+    assert changes == [("changed", "SG-007")]
+    result = pnpgen("reprint", "--since", tmp_path / "before", "--out", root / "out", cwd=root)
+    assert result.returncode == 0, result.stderr
+    (text,) = page_texts(root / "out" / "mini" / "reprint-deck.pdf")
+    assert "Card 7 | cost 7 | power 9" in text and "Card 6" not in text
+
+
+def test_the_preview_redraws_the_card_whose_cell_changed_and_names_its_row(tmp_path):
+    folder = sheet_game(tmp_path, "cards.csv")
+    write_csv(folder / "cards.csv", [["title", "cost"], ["Fox", "1"], ["Owl", "2"], ["Bat", "3"]])
+    live = Live(Project(tmp_path))
+    live.refresh()
+    before = {c["key"]: c for d in json.loads(live.state_json())["games"][0]["decks"] for c in d["cards"]}
+    assert affected(live, [folder / "cards.csv"]) == {"mini"}
+    write_csv(folder / "cards.csv", [["title", "cost"], ["Fox", "1"], ["Owl", "5"], ["Bat", "3"]])
+    live.refresh()
+    after = {c["key"]: c for d in json.loads(live.state_json())["games"][0]["decks"] for c in d["cards"]}
+    assert [k for k in after if after[k]["front"] != before[k]["front"]] == ["SG-002"]
+    assert after["SG-002"]["entry"].endswith("/cards/mini/cards.csv:3")         # its row, where the designer edits it
 
 
 class _Sheets(http.server.BaseHTTPRequestHandler):
