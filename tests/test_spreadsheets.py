@@ -6,10 +6,12 @@ edited cell lays out only its own sheet again, and `pnpgen pull` fetches a sheet
 
 from __future__ import annotations
 
+import datetime
 import http.server
 import json
 import shutil
 import threading
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -140,6 +142,46 @@ def test_a_card_sheet_that_cannot_be_read_is_refused_at_its_file(tmp_path, deck,
             write_xlsx(folder / name, content)
     (first, *_) = errors_of(tmp_path)
     assert first.startswith(message), first
+
+
+def test_formulas_read_as_their_saved_values_and_dates_as_iso_dates(tmp_path):
+    folder = sheet_game(tmp_path, "cards.xlsx")
+    deck = folder / "decks" / "deck.yaml"
+    deck.write_text(deck.read_text().replace("  tags:", "  when: {}\n  tags:"))
+    face = tmp_path / "templates" / "mini" / "face.yaml"
+    face.write_text(FACE.replace("tags {{ tags | join('+') }}", "on {{ when }} power {{ power }}"))
+    write_xlsx(folder / "cards.xlsx", {"Cards": [["title", "cost", "when", "power"],
+                                                 ["Fox", "=1+2", datetime.date(2026, 11, 25), "=0.1+0.2"],
+                                                 ["Owl", 2, datetime.datetime(2026, 1, 2, 13, 30), 4]]})
+    # openpyxl writes a formula without the value a spreadsheet program saves beside it: put those in
+    with zipfile.ZipFile(folder / "cards.xlsx") as book:
+        parts = {name: book.read(name) for name in book.namelist()}
+    sheet = "xl/worksheets/sheet1.xml"
+    parts[sheet] = parts[sheet].replace(b"<f>1+2</f><v />", b"<f>1+2</f><v>3</v>").replace(
+        b"<f>0.1+0.2</f><v />", b"<f>0.1+0.2</f><v>0.30000000000000004</v>")
+    with zipfile.ZipFile(folder / "cards.xlsx", "w") as book:
+        for name, data in parts.items():
+            book.writestr(name, data)
+    (text,) = card_texts(tmp_path)
+    assert "Fox | cost 3 | power 0.3" in text and "on 2026-11-25" in text
+    assert "Owl | cost 2 | power 4" in text and "on 2026-01-02T13:30:00" in text
+
+
+def test_columns_without_a_name_or_with_a_name_twice(tmp_path):
+    folder = sheet_game(tmp_path, "cards.csv")
+    write_csv(folder / "cards.csv", [["title", "", "cost", "cost"], ["Fox", "", "1", "1"], ["Owl", "", "2", "2", "x"]])
+    assert errors_of(tmp_path) == [
+        "cards/mini/cards.csv: row 1, column D: a second column named 'cost' (the first is column C); column "
+        "names must differ",
+        "cards/mini/cards.csv: row 3, column E: this column has no name in the first row; name it after a field, "
+        "or clear it"]
+
+
+def test_a_csv_past_the_row_limit_is_refused(tmp_path):
+    folder = sheet_game(tmp_path, "cards.csv")
+    (folder / "cards.csv").write_text("title\n" + "Fox\n" * 20_001)
+    assert errors_of(tmp_path) == ["cards/mini/cards.csv: more than 20,001 rows; a deck holds at most 20,000 "
+                                   "cards: split it into several decks"]
 
 
 def test_a_workbook_whose_cells_reach_far_is_refused_before_it_is_read(tmp_path):

@@ -30,7 +30,9 @@ class SheetCards:
 
     def _read_header(self) -> None:
         allowed = set(self.deck.fields) | set(RESERVED)
-        for i, cell in enumerate(self.table.header):
+        width = max([len(self.table.header)] + [len(row) for row in self.table.rows])
+        for i in range(width):    # (a CSV row may run on past its header)
+            cell = self.table.header[i] if i < len(self.table.header) else None
             name = cells.to_text(cell).strip() if filled(cell) else ""
             where = self.table.cell(-1, i)
             if not name:

@@ -26,7 +26,7 @@ def to_text(value):
     if isinstance(value, bool):
         return "TRUE" if value else "FALSE"
     if isinstance(value, float):
-        return str(int(value)) if value.is_integer() else repr(value)
+        return str(int(value)) if value.is_integer() else f"{value:.15g}"
     if isinstance(value, datetime.datetime) and value.time() == datetime.time():
         return value.date().isoformat()
     if isinstance(value, (datetime.date, datetime.time)):
@@ -55,7 +55,10 @@ def to_number(value):
             raise ValueError(f"expected a number, {_got(value)}") from None
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
         raise ValueError(f"expected a number, {_got(value)}")
-    return int(value) if isinstance(value, float) and value.is_integer() else value
+    if isinstance(value, float):     # (as a spreadsheet shows it: 15 digits, without 0.1 + 0.2's last one)
+        value = float(f"{value:.15g}")
+        return int(value) if value.is_integer() else value
+    return value
 
 
 def to_bool(value):
@@ -70,9 +73,9 @@ def to_bool(value):
 
 
 def to_list(value):
-    if isinstance(value, str):
-        return [item.strip() for item in value.split(LIST_SEPARATOR)]
-    return [value]
+    """Text items: the cell's text split on LIST_SEPARATOR, each trimmed, empty ones left out."""
+    items = [item.strip() for item in to_text(value).split(LIST_SEPARATOR)]
+    return [item for item in items if item]
 
 
 CONVERTERS = {"text": to_text, "int": to_int, "number": to_number, "bool": to_bool, "list": to_list}
