@@ -201,6 +201,38 @@ def test_a_workbook_whose_cells_reach_far_is_refused_before_it_is_read(tmp_path)
     assert errors_of(tmp_path)[0].startswith("cards/mini/cards.ods: a sheet reaches row 1,000,001 and column 16,001")
 
 
+def rewrite_parts(path: Path, change) -> None:
+    """Rewrite a workbook's archive, each part's bytes through `change(name, data)`."""
+    with zipfile.ZipFile(path) as book:
+        parts = {name: change(name, book.read(name)) for name in book.namelist()}
+    with zipfile.ZipFile(path, "w") as book:
+        for name, data in parts.items():
+            book.writestr(name, data)
+
+
+def test_a_workbook_that_asks_the_reader_for_room_it_cannot_have_is_refused(tmp_path):
+    """Room for four billion shared texts (the reader reserves it up front), and an ODS formula
+    cell repeated across a million rows: both refused before the reader sees them."""
+    folder = sheet_game(tmp_path, "cards.xlsx")
+    write_xlsx(folder / "cards.xlsx", {"Cards": [["title"], ["Fox"]]})
+    shared = (b'<?xml version="1.0" encoding="UTF-8"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/'
+              b'2006/main" count="4000000000" uniqueCount="4000000000"><si><t>x</t></si></sst>')
+    link = (b'<Relationship Id="rId9" Target="sharedStrings.xml" Type="http://schemas.openxmlformats.org/'
+            b'officeDocument/2006/relationships/sharedStrings"/></Relationships>')
+    rewrite_parts(folder / "cards.xlsx", lambda name, data: data.replace(b"</Relationships>", link)
+                  if name == "xl/_rels/workbook.xml.rels" else data)
+    with zipfile.ZipFile(folder / "cards.xlsx", "a") as book:
+        book.writestr("xl/sharedStrings.xml", shared)
+    assert errors_of(tmp_path) == ["cards/mini/cards.xlsx: it holds 4,000,000,000 cells (or room for as many "
+                                   "texts); a card sheet may hold at most 2,000,100"]
+    write_ods(folder / "cards.ods", {"Cards": [["title"], ["Fox"], ["Owl"]]}, row_repeats={2: 1_000_000})
+    rewrite_parts(folder / "cards.ods", lambda name, data: data.replace(
+        b'<table:table-cell office:value-type="string"><text:p>Owl</text:p></table:table-cell>',
+        b'<table:table-cell table:formula="of:=1" table:number-columns-repeated="90"/>'))
+    (folder / "decks" / "deck.yaml").write_text(DECK.replace("{cards}", "cards.ods"))
+    assert errors_of(tmp_path)[0].startswith("cards/mini/cards.ods: a sheet reaches row 1,000,002 and column 90")
+
+
 def test_rules_and_layout_warnings_point_at_the_card_sheets_row(tmp_path):
     rules = "rules:\n  - id: one-each\n    text: One copy of each card.\n    deck: deck\n    unique: title\n"
     folder = make_game(tmp_path, GAME, DECK.replace("{cards}", "cards.csv"), {"face": FACE}, rules=rules)

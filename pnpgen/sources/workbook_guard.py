@@ -47,17 +47,17 @@ def _column_number(letters: bytes) -> int:
     return number
 
 
-def xlsx_extent(xml: bytes) -> tuple[int, int]:
-    """(rows, columns) from A1 to the furthest cell of an XLSX worksheet part. Spreadsheet
-    programs write every cell's reference as its first attribute: then the references alone
-    say it, read in one pass; otherwise each tag is followed in order."""
+def xlsx_extent(xml: bytes) -> tuple[int, int, int]:
+    """(rows, columns) from A1 to the furthest cell of an XLSX worksheet part, and how many
+    cells it writes. Spreadsheet programs write every cell's reference as its first attribute:
+    then the references alone say it, read in one pass; otherwise each tag is followed in order."""
+    cells = len(_ANY_CELL.findall(xml))
     refs = _FIRST_REF.findall(xml)
-    if len(refs) == len(_ANY_CELL.findall(xml)):
-        rows = max((int(r) for _, r in refs if r), default=0)
-        cols = max((_column_number(c) for c in {c for c, _ in refs} if c), default=0)
-        if all(c and r for c, r in refs):
-            return rows, cols
-    return _xlsx_walk(xml)
+    if len(refs) == cells and all(c and r for c, r in refs):
+        rows = max((int(r) for _, r in refs), default=0)
+        cols = max((_column_number(c) for c in {c for c, _ in refs}), default=0)
+        return rows, cols, cells
+    return (*_xlsx_walk(xml), cells)
 
 
 def _xlsx_walk(xml: bytes) -> tuple[int, int]:
@@ -74,49 +74,68 @@ def _xlsx_walk(xml: bytes) -> tuple[int, int]:
     return rows, cols
 
 
-def ods_extent(xml: bytes) -> list[tuple[int, int]]:
-    """(rows, columns) of each table in an ODS content.xml, up to its furthest cell that is not
-    left empty (repeated rows and cells counted as many times as they stand for)."""
-    tables: list[tuple[int, int]] = []
-    row_at = rows = cols = col = 0
+_EMPTY_CELL_ATTRS = {b"table:style-name", b"table:number-columns-repeated", b"table:number-columns-spanned",
+                     b"table:number-rows-spanned", b"table:content-validation-name"}
+"""What an ODS cell left empty may carry (a value, a formula or anything else counts as filled)."""
+_ATTR_NAME = re.compile(rb"([^\s=]+)\s*=")
+
+
+def ods_extent(xml: bytes) -> list[tuple[int, int, int]]:
+    """(rows, columns, cells) of each table in an ODS content.xml, up to its furthest cell that
+    is not left empty (repeated rows and cells counted as many times as they stand for)."""
+    tables: list[tuple[int, int, int]] = []
+    row_at = rows = cols = col = cells = 0
     for match in _ODS_TAG.finditer(xml):
         kind, attrs, closed = match[1], match[2], match[3]
         if kind == b"table":
             if tables or rows or cols or row_at:
-                tables.append((rows, cols))
-            row_at = rows = cols = 0
+                tables.append((rows, cols, cells))
+            row_at = rows = cols = cells = 0
             continue
         if kind == b"table-row":
             row_at, col = row_at + int(_attr(attrs, b"table:number-rows-repeated") or 1), 0
             continue
         repeat = int(_attr(attrs, b"table:number-columns-repeated") or 1)
         col += repeat
-        if not closed or _attr(attrs, b"office:value-type") is not None:
-            rows, cols = max(rows, row_at), max(cols, col)
-    tables.append((rows, cols))
+        if not closed or not set(_ATTR_NAME.findall(attrs)) <= _EMPTY_CELL_ATTRS:
+            rows, cols, cells = max(rows, row_at), max(cols, col), cells + repeat
+    tables.append((rows, cols, cells))
     return tables
+
+
+_UNIQUE_COUNT = re.compile(rb"uniqueCount\s*=\s*[\"']\+?0*([0-9]{1,30})")
+
+
+def _extents(archive: zipfile.ZipFile) -> list[tuple[int, int, int]]:
+    """(rows, columns, cells) of every sheet in the archive, each part unpacked once (its size
+    and checksum checked). Every part is scanned as an XLSX sheet (the workbook says where its
+    sheets are, anywhere in the archive) and content.xml as ODS; a shared-string count, which
+    the reader reserves room for, counts as that many cells."""
+    extents = []
+    for member in archive.infolist():
+        data = archive.read(member)
+        extents.append(xlsx_extent(data))
+        if member.filename == "content.xml":
+            extents += ods_extent(data)
+        extents += [(0, 0, int(n)) for n in _UNIQUE_COUNT.findall(data)]
+    return extents
 
 
 def check(path: Path) -> str | None:
     """What is wrong with the workbook at `path` as a card sheet, in words, or None."""
-    kind = path.suffix.lower()
     try:
         with zipfile.ZipFile(path) as archive:
-            members = archive.infolist()
-            if sum(m.file_size for m in members) > MAX_UNPACKED:
+            if sum(m.file_size for m in archive.infolist()) > MAX_UNPACKED:
                 return f"it unpacks to more than {MAX_UNPACKED // 1_000_000} MB; keep the cards in a smaller workbook"
-            extents = []
-            for member in members:
-                data = archive.read(member)      # (checks the part's size and checksum)
-                # (both kinds of sheet are scanned whatever the file's name says it is)
-                if member.filename.startswith("xl/worksheets/") and member.filename.endswith(".xml"):
-                    extents.append(xlsx_extent(data))
-                elif member.filename == "content.xml":
-                    extents += ods_extent(data)
+            extents = _extents(archive)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, NotImplementedError, ValueError) as exc:
-        return f"it is not a readable {kind[1:].upper()} workbook ({exc}); save it again from the spreadsheet program"
-    for rows, cols in extents:
+        return (f"it is not a readable {path.suffix[1:].upper()} workbook ({exc}); save it again from the "
+                "spreadsheet program")
+    for rows, cols, cells in extents:
         if rows > MAX_ROWS or cols > MAX_COLUMNS:
             return (f"a sheet reaches row {rows:,} and column {cols:,}; a card sheet may have at most "
                     f"{MAX_ROWS:,} rows and {MAX_COLUMNS} columns: clear the cells beyond the cards")
+        if cells > MAX_ROWS * MAX_COLUMNS:
+            return (f"it holds {cells:,} cells (or room for as many texts); a card sheet may hold at most "
+                    f"{MAX_ROWS * MAX_COLUMNS:,}")
     return None
