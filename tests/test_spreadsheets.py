@@ -394,6 +394,23 @@ def test_the_documented_example_builds(tmp_path):
     assert "Fox" in text and "Heron" in text
 
 
+@pytest.mark.parametrize("cards, valid", [("cards.xlsx", True), ("data/Cards.CSV", True), ("cards.ods", True),
+                                          ("cards.txt", False), ("all of them", False)])
+def test_the_editors_schema_takes_a_card_sheet_name_as_the_loader_does(cards, valid):
+    from pydantic import ValidationError
+
+    from pnpgen.game.models import Deck
+
+    from .test_editor import schema_errors
+    deck = {"name": "D", "template": "front", "fields": {"title": {"required": True}}, "cards": cards}
+    try:
+        Deck.model_validate(deck)
+        accepted = True
+    except ValidationError:
+        accepted = False
+    assert (schema_errors("deck", deck) == []) == valid == accepted
+
+
 def test_the_limits_are_listed():
     result = pnpgen("schema", "limits")
     assert "card sheet size: 20,001 rows, 100 columns" in result.stdout

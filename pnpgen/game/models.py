@@ -266,7 +266,8 @@ def _sheet_file(value: str) -> str:
 
 Cards = Annotated[Union[
     Annotated[Annotated[list[dict[str, Any]], Field(min_length=1, max_length=MAX_CARDS)], Tag("list[...]")],
-    Annotated[Annotated[str, AfterValidator(_sheet_file)], Tag("str")]],
+    Annotated[Annotated[str, AfterValidator(_sheet_file), Field(json_schema_extra={
+        "pattern": r"\.([cC][sS][vV]|[xX][lL][sS][xX]|[oO][dD][sS])$"})], Tag("str")]],
     Discriminator(lambda value: "str" if isinstance(value, str) else "list[...]")]
 """A deck's cards: listed in the deck file, or the name of a card sheet."""
 
