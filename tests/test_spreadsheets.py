@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import datetime
 import http.server
+import os
+import random
 import json
 import shutil
 import threading
@@ -231,6 +233,38 @@ def test_a_workbook_that_asks_the_reader_for_room_it_cannot_have_is_refused(tmp_
         b'<table:table-cell table:formula="of:=1" table:number-columns-repeated="90"/>'))
     (folder / "decks" / "deck.yaml").write_text(DECK.replace("{cards}", "cards.ods"))
     assert errors_of(tmp_path)[0].startswith("cards/mini/cards.ods: a sheet reaches row 1,000,002 and column 90")
+
+
+def test_a_fifo_named_as_the_card_sheet_is_refused_without_waiting(tmp_path):
+    folder = sheet_game(tmp_path, "cards.csv")
+    os.mkfifo(folder / "cards.csv")
+    (first,) = errors_of(tmp_path)
+    assert first.startswith("cards/mini/decks/deck.yaml:9: cards: 'cards.csv' is a FIFO (named pipe), not a file")
+
+
+@pytest.mark.parametrize("kind", ["xlsx", "ods", "csv"])
+def test_random_damage_to_a_card_sheet_never_crashes(tmp_path, kind):
+    """Bytes flipped, runs cut out or repeated, the file cut short: a located error (or, where
+    the damage misses, cards), never a traceback or a reader that ends the process."""
+    folder = sheet_game(tmp_path, f"cards.{kind}")
+    rows = [HEADER, *[[f"Card {i}", i, 1.5, True, "a|b", 1] for i in range(30)]]
+    path = folder / f"cards.{kind}"
+    {"xlsx": write_xlsx, "ods": write_ods, "csv": lambda p, r: write_csv(p, {"Cards": r}["Cards"])}[kind](
+        path, {"Cards": rows} if kind != "csv" else rows)
+    good, rng = path.read_bytes(), random.Random(17)
+    for round_ in range(12):
+        data = bytearray(good)
+        at = rng.randrange(len(data))
+        if round_ % 3 == 0:
+            data[at:at + 8] = bytes(rng.randrange(256) for _ in range(8))
+        elif round_ % 3 == 1:
+            data[at:at + rng.randrange(1, 200)] = b""
+        else:
+            data = data[:at]
+        path.write_bytes(bytes(data))
+        result = pnpgen("build", "--out", tmp_path / "out", "--no-cache", cwd=tmp_path)
+        assert result.returncode in (0, 2) and "Traceback" not in result.stderr, (round_, result.stderr)
+        assert result.returncode == 0 or result.stderr.startswith("cards/mini/"), result.stderr
 
 
 def test_rules_and_layout_warnings_point_at_the_card_sheets_row(tmp_path):

@@ -128,7 +128,9 @@ def check(path: Path) -> str | None:
             if sum(m.file_size for m in archive.infolist()) > MAX_UNPACKED:
                 return f"it unpacks to more than {MAX_UNPACKED // 1_000_000} MB; keep the cards in a smaller workbook"
             extents = _extents(archive)
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, NotImplementedError, ValueError) as exc:
+    except Exception as exc:   # a damaged archive: zipfile raises BadZipFile, zlib.error, OSError, EOFError...
+        if isinstance(exc, MemoryError):
+            raise
         return (f"it is not a readable {path.suffix[1:].upper()} workbook ({exc}); save it again from the "
                 "spreadsheet program")
     for rows, cols, cells in extents:
