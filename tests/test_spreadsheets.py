@@ -198,6 +198,9 @@ def test_a_workbook_whose_cells_reach_far_is_refused_before_it_is_read(tmp_path)
     assert (folder / "cards.xlsx").stat().st_size < 10_000
     assert errors_of(tmp_path) == ["cards/mini/cards.xlsx: a sheet reaches row 1,048,576 and column 16,384; a card "
                                    "sheet may have at most 20,001 rows and 100 columns: clear the cells beyond the cards"]
+    write_xlsx(folder / "cards.xlsx", {"Cards": [["title"], ["Fox"]]})     # the reader takes the last of two r=
+    rewrite_parts(folder / "cards.xlsx", lambda name, data: data.replace(b'<c r="A2"', b'<c r="A2" r="XFD1048576"'))
+    assert errors_of(tmp_path)[0].startswith("cards/mini/cards.xlsx: a sheet reaches row 1,048,576 and column 16,384")
     write_ods(folder / "cards.ods", {"Cards": [["title"], ["Fox", ("x", 16_000)]]}, row_repeats={1: 1_000_000})
     (folder / "decks" / "deck.yaml").write_text(DECK.replace("{cards}", "cards.ods"))
     assert errors_of(tmp_path)[0].startswith("cards/mini/cards.ods: a sheet reaches row 1,000,001 and column 16,001")

@@ -25,19 +25,26 @@ _XLSX_TAG = re.compile(rb"<(?:[\w.-]+:)?(row|c)" + _ATTRS)
 _REF = re.compile(rb"([A-Za-z]*)([0-9]*)")
 _ANY_CELL = re.compile(rb"<(?:[\w.-]+:)?c[\s/>]")
 _FIRST_REF = re.compile(rb"<(?:[\w.-]+:)?c\s+r\s*=\s*[\"']([A-Za-z]*)([0-9]*)[\"']")
+_ROW_FIRST_REF = re.compile(rb"<(?:[\w.-]+:)?row\s+r\s*=")
+_ANY_REF = re.compile(rb"\sr\s*=")
 _ODS_TAG = re.compile(rb"<table:(table|table-row|table-cell|covered-table-cell)" + _ATTRS)
 
 
 _FINDERS: dict[bytes, re.Pattern] = {}
 
 
-def _attr(attrs: bytes, name: bytes) -> bytes | None:
-    """The value of the attribute written exactly `name` in a tag's attribute text."""
+def _attrs(attrs: bytes, name: bytes) -> list[bytes]:
+    """The values of the attribute written exactly `name` in a tag's attribute text (more than
+    one when it is written twice, which the reader does not refuse)."""
     finder = _FINDERS.get(name)
     if finder is None:
         finder = _FINDERS[name] = re.compile(rb"(?:^|\s)" + re.escape(name) + rb"\s*=\s*(?:\"([^\"]*)\"|'([^']*)')")
-    found = finder.search(attrs)
-    return None if found is None else (found[1] if found[1] is not None else found[2])
+    return [a or b for a, b in finder.findall(attrs)]
+
+
+def _repeats(attrs: bytes, name: bytes) -> int:
+    """How many rows or cells an ODS tag stands for (the largest count written in it)."""
+    return max((int(v) if v.strip().isdigit() else 1 for v in _attrs(attrs, name)), default=1)
 
 
 def _column_number(letters: bytes) -> int:
@@ -53,7 +60,9 @@ def xlsx_extent(xml: bytes) -> tuple[int, int, int]:
     then the references alone say it, read in one pass; otherwise each tag is followed in order."""
     cells = len(_ANY_CELL.findall(xml))
     refs = _FIRST_REF.findall(xml)
-    if len(refs) == cells and all(c and r for c, r in refs):
+    # (every r= accounted for: none written twice in a tag, where the reader takes the last)
+    if len(refs) == cells and all(c and r for c, r in refs) and \
+            len(_ANY_REF.findall(xml)) == cells + len(_ROW_FIRST_REF.findall(xml)):
         rows = max((int(r) for _, r in refs), default=0)
         cols = max((_column_number(c) for c in {c for c, _ in refs}), default=0)
         return rows, cols, cells
@@ -65,7 +74,8 @@ def _xlsx_walk(xml: bytes) -> tuple[int, int]:
     row = col = rows = cols = 0
     for match in _XLSX_TAG.finditer(xml):
         kind, attrs = match[1], match[2]
-        parts = _REF.fullmatch(_attr(attrs, b"r") or b"") or _REF.fullmatch(b"")
+        refs = _attrs(attrs, b"r")       # (the reader takes the last of two)
+        parts = _REF.fullmatch(refs[-1] if refs else b"") or _REF.fullmatch(b"")
         if kind == b"row":
             row, col = (int(parts[2]) if parts[2] else row + 1), 0
             continue
@@ -93,9 +103,9 @@ def ods_extent(xml: bytes) -> list[tuple[int, int, int]]:
             row_at = rows = cols = cells = 0
             continue
         if kind == b"table-row":
-            row_at, col = row_at + int(_attr(attrs, b"table:number-rows-repeated") or 1), 0
+            row_at, col = row_at + _repeats(attrs, b"table:number-rows-repeated"), 0
             continue
-        repeat = int(_attr(attrs, b"table:number-columns-repeated") or 1)
+        repeat = _repeats(attrs, b"table:number-columns-repeated")
         col += repeat
         if not closed or not set(_ATTR_NAME.findall(attrs)) <= _EMPTY_CELL_ATTRS:
             rows, cols, cells = max(rows, row_at), max(cols, col), cells + repeat
