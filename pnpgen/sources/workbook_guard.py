@@ -24,7 +24,7 @@ _ATTRS = rb"((?:\s+[^\s=>/]+\s*=\s*(?:\"[^\"]*\"|'[^']*'))*)\s*(/?)>"
 _XLSX_TAG = re.compile(rb"<(?:[\w.-]+:)?(row|c)" + _ATTRS)
 _REF = re.compile(rb"([A-Za-z]*)([0-9]*)")
 _ANY_CELL = re.compile(rb"<(?:[\w.-]+:)?c[\s/>]")
-_FIRST_REF = re.compile(rb"<(?:[\w.-]+:)?c\s+r\s*=\s*[\"']([A-Za-z]*)([0-9]*)[\"']")
+_FIRST_REF = re.compile(rb"<(?:[\w.-]+:)?c\s+r\s*=\s*[\"']([A-Za-z]+)([0-9]+)[\"']")
 _ROW_FIRST_REF = re.compile(rb"<(?:[\w.-]+:)?row\s+r\s*=")
 _ANY_REF = re.compile(rb"\sr\s*=")
 _ODS_TAG = re.compile(rb"<table:(table|table-row|table-cell|covered-table-cell)" + _ATTRS)
@@ -61,10 +61,10 @@ def xlsx_extent(xml: bytes) -> tuple[int, int, int]:
     cells = len(_ANY_CELL.findall(xml))
     refs = _FIRST_REF.findall(xml)
     # (every r= accounted for: none written twice in a tag, where the reader takes the last)
-    if len(refs) == cells and all(c and r for c, r in refs) and \
-            len(_ANY_REF.findall(xml)) == cells + len(_ROW_FIRST_REF.findall(xml)):
-        rows = max((int(r) for _, r in refs), default=0)
-        cols = max((_column_number(c) for c in {c for c, _ in refs}), default=0)
+    if len(refs) == cells and len(_ANY_REF.findall(xml)) == cells + len(_ROW_FIRST_REF.findall(xml)):
+        letters, digits = zip(*refs) if refs else ((), ())
+        rows = max(map(int, set(digits)), default=0)
+        cols = max(map(_column_number, set(letters)), default=0)
         return rows, cols, cells
     return (*_xlsx_walk(xml), cells)
 
