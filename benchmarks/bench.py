@@ -13,6 +13,8 @@ byte against a clean build), wall and CPU seconds: `python benchmarks/bench.py i
 runs that part alone. Then boards: a generated hex
 board of 10 x 10 and 20 x 10 hexes (generation, drawing and tiling, in process, so without
 start-up), and the whole bundled project (`pnpgen build`, every game, as a fresh process).
+Last, a 2,000-card deck loaded from .xlsx, .ods and .csv card sheets against the same deck in
+YAML (`python benchmarks/bench.py spreadsheets` runs that part alone).
 """
 
 from __future__ import annotations
@@ -293,10 +295,49 @@ def exports(n=200):
             print(f"export {fmt:>4}: {n} cards, {result.files} files in {t:.2f} s ({n / t:.0f} cards/s)")
 
 
+def spreadsheets(n=2000, repeat=7, limit=1.5):
+    """Loading a deck of n cards kept in an .xlsx card sheet (written here with openpyxl), an
+    .ods one and a .csv one, each against the same deck written in YAML (in process, best of
+    `repeat`): the .xlsx deck should load within `limit` times the YAML deck's time."""
+    from pnpgen.build import Project, load
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))     # (the card sheet writers the tests use)
+    from tests.sheetfiles import write_csv, write_ods, write_xlsx
+    body = "\n".join(LINES)
+    header = ["title", "body", "value"]
+    rows = [[f"Card {i + 1}", body, i % 10] for i in range(n)]
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        make_game(root, n)
+        deck = root / "cards" / "bench" / "decks" / "deck.yaml"
+        yaml_deck = deck.read_text()
+        write_xlsx(root / "cards" / "bench" / "deck.xlsx", {"Cards": [header, *rows]})
+        write_ods(root / "cards" / "bench" / "deck.ods", {"Cards": [header, *rows]})
+        write_csv(root / "cards" / "bench" / "deck.csv", [header, *rows])
+        sheet_deck = yaml_deck.split("cards:")[0]
+        times = {}
+        for kind in ("yaml", "xlsx", "ods", "csv"):
+            deck.write_text(yaml_deck if kind == "yaml" else sheet_deck + f"cards: deck.{kind}\n")
+            assert len(load(Project(root), "bench").decks[0].cards) == n
+            times[kind] = min(_timed_load(root) for _ in range(repeat))
+        shown = ", ".join(f"{k} {t * 1000:.0f} ms ({t / times['yaml']:.2f}x)" for k, t in times.items())
+        verdict = "ok" if times["xlsx"] <= limit * times["yaml"] else f"OVER {limit}x"
+        print(f"spreadsheet decks, {n} cards loaded: {shown}: xlsx {verdict}")
+
+
+def _timed_load(root: Path) -> float:
+    from pnpgen.build import Project, load
+    start = time.perf_counter()
+    load(Project(root), "bench")
+    return time.perf_counter() - start
+
+
 if __name__ == "__main__":
     if sys.argv[1:] == ["incremental"]:
         compiled()
         incremental()
+        sys.exit()
+    if sys.argv[1:] == ["spreadsheets"]:
+        spreadsheets()
         sys.exit()
     main([int(a) for a in sys.argv[1:]] or [1000, 10000, 20000])
     memory()
@@ -304,3 +345,4 @@ if __name__ == "__main__":
     boards()
     rulebooks()
     exports()
+    spreadsheets()

@@ -220,7 +220,7 @@ def test_descriptions_come_from_the_docstrings():
     rect = json_schemas.json_schema("template")["definitions"]["Rect"]
     assert rect["properties"]["r"]["description"] == "Corner radius, mm (0 for square corners)."
     assert rect["description"].startswith("`rect`: a filled and/or stroked rectangle")
-    cards = json_schemas.json_schema("deck")["properties"]["cards"]["items"]["properties"]
+    cards = json_schemas.json_schema("deck")["properties"]["cards"]["oneOf"][0]["items"]["properties"]  # (or a card sheet)
     assert cards["count"]["description"].startswith("Copies of this card")
 
 

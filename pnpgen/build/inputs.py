@@ -7,7 +7,7 @@ slug line and its text). A card's key hashes what a template sees of it (its cod
 count, entry, templates and field values: docs/reference.md, "variables") with the deck's
 settings (everything in its file but the cards) and the environment: pnpgen's code, the
 libraries it lays out and draws with, every template the game loads, game.yaml, and every
-other file in the game folder but its decks, boards, rules and rulebook, each known by its
+other file in the game folder but its decks, card sheets, boards, rules and rulebook, each known by its
 path, size and modification time (500 MB of art is not read each build). Anything else a
 card could print differently for changes one of these, so a page whose key is kept was laid
 out from the same inputs and prints the same."""
@@ -74,6 +74,7 @@ def environment(game: GameSource, out: Path) -> str:
         h.update(tpl.path.read_bytes())
     skipped = {root / name for name in NOT_READ_BY_CARDS}
     skipped |= {p.resolve() for p in [*(d.path for d in game.decks), *(b.path for b in game.boards), out]}
+    skipped |= {d.sheet_path for d in game.decks if d.sheet_path}   # (read whole: its cells are in the card keys)
     for folder, dirs, names in os.walk(root):
         here = Path(folder)
         dirs[:] = sorted(d for d in dirs if here / d not in skipped)

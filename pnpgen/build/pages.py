@@ -203,7 +203,7 @@ class PageMaker:
         start = len(raw)
         body = self.deck.layouter.layout(card, template)
         if notes is not None:
-            deck_path = self.deck.source.doc.path
+            deck_path = self.deck.source.cards_path
             for n in raw[start:]:
                 if n.path == deck_path and n.line == printed.entry.line:
                     notes.append(["card", k, n.message, n.strict])

@@ -16,7 +16,7 @@ from ..errors import PnpgenError
 
 COMMANDS = {"build": ("build", "build"), "calibrate": ("calibrate", "calibrate"), "changes": ("changes", "changes"),
             "check": ("check", "check"), "examples": ("examples", "examples"), "export": ("export", "export"),
-            "list": ("listing", "list_"), "new": ("new", "new"), "preview": ("preview", "preview"),
+            "list": ("listing", "list_"), "new": ("new", "new"), "preview": ("preview", "preview"), "pull": ("pull", "pull"),
             "reprint": ("changes", "reprint"), "schema": ("schema", "schema")}
 """Command name -> (its module in pnpgen.cli, the click command's name there)."""
 

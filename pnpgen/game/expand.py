@@ -33,7 +33,8 @@ def assign_numbers(game: GameSource) -> dict[str, array]:
             if card.number is not None:
                 if card.number in taken:
                     other = taken[card.number]
-                    problems.append(Problem(deck.doc.path, deck.doc.line(("cards", card.index, "number")),
+                    problems.append(Problem(deck.cards_path, card.line if deck.sheet_path else
+                                            deck.doc.line(("cards", card.index, "number")),
                                             f"number {card.number} is already used by {other}; numbers must be unique"))
                 taken[card.number] = f"{deck.id} cards[{card.index}]"
                 numbers[deck.id][card.index] = card.number

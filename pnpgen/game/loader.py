@@ -11,10 +11,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..sources import validation, yamlsrc
+from ..sources import spreadsheet, validation, yamlsrc
 from ..sources.confine import Refused, inside, near_miss
 from ..errors import InputError, Problem, did_you_mean
 from .models import MAX_CARDS, MAX_COUNT, RESERVED, Board, Deck, FieldSpec, Game, Template
+from .sheet_cards import SheetCards
 
 
 @dataclass(slots=True)
@@ -83,6 +84,14 @@ class DeckSource:
     deck: Deck
     size: tuple[float, float]
     cards: Sequence[CardData]     # a CardTable when read from a deck file
+    sheet_path: Path | None = None   # the card sheet its cards were read from (links followed)
+    sheet_shown: str | None = None   # that card sheet, as messages show it
+
+    @property
+    def cards_path(self) -> Path:
+        """The file its cards are written in, as messages show it: a card's `line` is a line of
+        it, or (in a card sheet) a row."""
+        return Path(self.sheet_shown) if self.sheet_shown else self.doc.path
 
 
 @dataclass
@@ -168,6 +177,16 @@ def load_game(cards_dir: Path, templates_dir: Path, game_id: str) -> GameSource:
     if problems:
         raise InputError(problems)
     return src
+
+
+def deck_files(cards_dir: Path, game_id: str) -> tuple[GameSource, list[Path]]:
+    """A game's game.yaml, read, and its deck files, found but not read (for `pnpgen pull`,
+    which runs before a deck's card sheet is there)."""
+    src, problems = _read_game(cards_dir, game_id), []
+    paths = _deck_paths(src, problems)
+    if problems:
+        raise InputError(problems)
+    return src, paths
 
 
 def _read_game(cards_dir: Path, game_id: str) -> GameSource:
@@ -365,6 +384,8 @@ def _load_deck(src: GameSource, path: Path) -> DeckSource:
             entries.start(doc, validation.validate(Deck, doc, {**doc.data, "cards": [{}]}))
         else:
             deck = validation.validate(Deck, doc)   # (its errors say what is wrong with the cards: list)
+            if isinstance(deck.cards, str):
+                return _sheet_deck(src, path, doc, deck)
             entries.start(doc, deck)
             raw = deck.cards
         for i, item in enumerate(raw):
@@ -383,6 +404,35 @@ def _load_deck(src: GameSource, path: Path) -> DeckSource:
                  if len(loc) <= 2 or loc[0] != "cards" or loc[-1] == "number"}
     deck = deck.model_copy(update={"cards": []})
     return DeckSource(path.stem, path, doc, deck, deck.card_size or src.game.card_size, cards)
+
+
+def _sheet_deck(src: GameSource, path: Path, doc: yamlsrc.Doc, deck: Deck) -> DeckSource:
+    """A deck whose `cards:` names a card sheet: its cards read from that sheet."""
+    try:
+        real = confined(src.root, deck.cards, spreadsheet.MAX_FILE_BYTES)
+    except ValueError as exc:
+        raise doc.error(("cards",), f"cards: {exc}") from None
+    if not real.is_file():
+        hint = f"; `pnpgen pull {src.id}` fetches it from source:" if deck.source else ""
+        raise doc.error(("cards",), f"cards: card sheet '{deck.cards}' not found (paths are relative to "
+                                    f"the game folder){hint}")
+    shown = _shown(src.root / deck.cards)
+    reader = SheetCards(deck, spreadsheet.read(real, shown, deck.sheet))
+    cards, total = CardTable(deck.fields), 0
+    for line, values, count, template, back, number, own in reader.entries():
+        total += count
+        if not reader.problems:
+            cards.append(CardData(len(cards), line, values, count, template, back, number, own))
+    problems = reader.problems
+    if not problems and not len(cards):
+        problems.append(Problem(shown, None, "no cards: every row under the first is empty"))
+    if total > MAX_CARDS:
+        problems.append(Problem(shown, None, f"the deck holds {total} cards; the limit is {MAX_CARDS} per deck"))
+    if problems:
+        raise InputError(problems)
+    doc.data = None
+    deck = deck.model_copy(update={"cards": []})
+    return DeckSource(path.stem, path, doc, deck, deck.card_size or src.game.card_size, cards, real, shown)
 
 
 class _Entries:

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Union
 
-from pydantic import AfterValidator, Field, field_validator, model_validator
+from pydantic import AfterValidator, Discriminator, Field, Tag, field_validator, model_validator
 from reportlab.lib.colors import Color, toColor
 
 from .. import presets
@@ -299,6 +299,25 @@ RESERVED = {
 }
 
 
+SHEET_SUFFIXES = (".csv", ".xlsx", ".ods")
+"""The card sheets a deck's `cards:` may name."""
+
+
+def _sheet_file(value: str) -> str:
+    if not value.lower().endswith(SHEET_SUFFIXES) or len(value) > 255:
+        raise ValueError(f"'{value[:80]}' is not a card sheet: give a .csv, .xlsx or .ods file in the game folder, "
+                         "or list the cards")
+    return value
+
+
+Cards = Annotated[Union[
+    Annotated[Annotated[list[dict[str, Any]], Field(min_length=1, max_length=MAX_CARDS)], Tag("list[...]")],
+    Annotated[Annotated[str, AfterValidator(_sheet_file), Field(json_schema_extra={
+        "pattern": r"\.([cC][sS][vV]|[xX][lL][sS][xX]|[oO][dD][sS])$"})], Tag("str")]],
+    Discriminator(lambda value: "str" if isinstance(value, str) else "list[...]")]
+"""A deck's cards: listed in the deck file, or the name of a card sheet."""
+
+
 class Deck(Schema):
     """`cards/<game>/decks/<deck>.yaml`: one deck of same-size cards."""
 
@@ -318,8 +337,31 @@ class Deck(Schema):
     of several kinds sharing a sheet."""
     fields: dict[str, FieldSpec] = {}
     """The fields its cards may carry; any other key on a card is an error."""
-    cards: list[dict[str, Any]] = Field(min_length=1, max_length=MAX_CARDS)
-    """The cards: each a mapping of field values, plus count, template, back and number."""
+    cards: Cards
+    """The cards: each a mapping of field values, plus count, template, back and number; or a
+    card sheet, a .csv, .xlsx or .ods file relative to the game folder (see "Spreadsheet decks"
+    in the README), whose first row names the columns."""
+    sheet: str | None = Field(None, min_length=1, max_length=100)
+    """The sheet of an .xlsx or .ods `cards:` workbook to read (default: its first sheet)."""
+    source: str | None = Field(None, max_length=2000)
+    """Where `pnpgen pull` fetches the `cards:` card sheet from: a CSV address, or a Google Sheet's
+    address (shared or published; its export in the file's format is fetched). Builds only ever
+    read the local copy."""
+
+    @field_validator("source")
+    @classmethod
+    def _address(cls, value: str | None):
+        if value is not None and not value.startswith(("http://", "https://")):
+            raise ValueError("expected a web address starting with https:// (or http://)")
+        return value
+
+    @model_validator(mode="after")
+    def _sheet_keys(self):
+        if isinstance(self.cards, list) and (self.sheet or self.source):
+            raise ValueError("sheet: and source: belong to a deck whose cards: names a card sheet")
+        if self.sheet and str(self.cards).lower().endswith(".csv"):
+            raise ValueError("a CSV file has no sheets; remove sheet:")
+        return self
 
     @field_validator("fields")
     @classmethod

@@ -241,7 +241,7 @@ class Layouter:
         if card is None:
             notice = Notice(tpl.doc.path, tpl.doc.line(("elements", i)), f"elements[{i}]: {message}", strict)
         else:
-            notice = Notice(self.deck.doc.path, card.entry.line, f"card {card.code}: {message} ({where})", strict)
+            notice = Notice(self.deck.cards_path, card.entry.line, f"card {card.code}: {message} ({where})", strict)
         if self.raw is not None:
             self.raw.append(notice)
         else:
@@ -258,7 +258,7 @@ class Layouter:
     def _locate(self, tpl, i, card, message) -> InputError:
         where = ""
         if card is not None:
-            where = f" (card {card.code}, {self.deck.doc.path}:{card.entry.line})"
+            where = f" (card {card.code}, {self.deck.cards_path}:{card.entry.line})"
         return InputError.at(tpl.doc.path, tpl.doc.line(("elements", i)), f"elements[{i}]: {message}{where}")
 
     def _code_mark(self, ctx: Context, mark, code: str):

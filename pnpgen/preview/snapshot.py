@@ -211,7 +211,7 @@ def take(game: GameSource, images: Images) -> Snapshot:
         for front in deck.fronts:
             data = entries.get(front.code)
             back = backs.get(front.code)
-            entry = (str(source.doc.path), data.line or 1) if data else (str(source.doc.path), 1)
+            entry = (str(source.cards_path), data.line or 1) if data else (str(source.doc.path), 1)
             back_name = (data.back or (source.deck.back.template if source.deck.back else None)) if data else None
             title = front.title if front.title != front.code or data is None else _summary(data.fields, front.code)
             cards.append(CardView(front.code, front.code, title, front.count, ref(prints, deck, front),

@@ -63,7 +63,7 @@ def _faces(plan, placements: Placements) -> Iterator[Face]:
             if card.entry.index in seen:
                 continue
             seen.add(card.entry.index)
-            entry = (str(source.doc.path), card.entry.line)
+            entry = (str(source.cards_path), card.entry.line)
             yield _face(plan, deck, card.code, "front", card, card.front, entry,
                         placements.of(deck.id, "front", card.entry.index))
             if card.back and (card.unique_back or source.deck.pack):

@@ -145,7 +145,7 @@ def _rule_cards(game: GameSource) -> dict[str, list[RuleCard]]:
     numbers = assign_numbers(game)
     out = {}
     for d in game.decks:
-        shown = game.rel(d.path)      # (once a deck: it resolves the path)
+        shown = str(d.cards_path)     # (its deck file, or its card sheet)
         out[d.id] = [RuleCard(d.id, code_for(game, numbers[d.id][c.index]), c.count, c.fields, shown, c.line)
                      for c in d.cards]
     return out

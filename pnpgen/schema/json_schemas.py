@@ -171,7 +171,8 @@ class _Generator(GenerateJsonSchema):
         elif cls is models.Icon:
             out["oneOf"] = _exactly_one({"image": ["image"], "vector": ["elements", "size"]})
         elif cls is models.Deck:
-            out["properties"]["cards"]["items"] = _card_schema()
+            listed, _sheet = out["properties"]["cards"]["oneOf"]    # (a list of cards, or a card sheet's name)
+            listed["items"] = _card_schema()
         return out
 
 

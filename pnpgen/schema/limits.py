@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .. import expr
 from ..rulebook import source as rulebook
-from ..sources import yamlsrc
+from ..sources import spreadsheet, workbook_guard, yamlsrc
 
 TOPIC = "limits"
 INTRO = ("What one file, and one evaluation of an expression, may ask for. A card file is untrusted input: past "
@@ -23,6 +23,11 @@ def rows() -> list[tuple[str, str, str]]:
         ("YAML nesting", f"{yamlsrc.MAX_DEPTH} levels", "Lists and mappings inside one another."),
         ("YAML whole number", f"{yamlsrc.MAX_DIGITS} digits", "Quote a longer one (an id, a barcode) to keep it as "
          "text."),
+        ("card sheet file", f"{spreadsheet.MAX_FILE_BYTES:,} bytes", "A deck's .csv, .xlsx or .ods `cards:` file."),
+        ("card sheet size", f"{workbook_guard.MAX_ROWS:,} rows, {workbook_guard.MAX_COLUMNS} columns",
+         "Counted from A1 to the furthest filled cell, header row included; clear cells beyond the cards."),
+        ("workbook unpacked", f"{workbook_guard.MAX_UNPACKED:,} bytes", "All the parts of an .xlsx or .ods file "
+         "together, unpacked."),
         ("rulebook.md", f"{rulebook.MAX_BYTES:,} bytes", "The rulebook source."),
         ("steps", f"{expr.MAX_STEPS:,} an evaluation", f"The work an expression may do. A loop turn costs 1 "
          "step plus 1 for each operation in the loop's body, and so does each run of a macro; a call or a filter "
