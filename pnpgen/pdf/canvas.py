@@ -5,13 +5,16 @@ replay.py, through the public calls here.)"""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from reportlab import rl_config
+from reportlab.graphics import renderPDF
 from reportlab.lib.colors import Color
 from reportlab.pdfgen.canvas import Canvas
 
 from .. import ops
 from ..sheets.impose import Sheet
+from ..layout import svg
 from ..layout.layouter import ICON
 from .replay import Entry, PageRecorder, compress_last_page
 
@@ -92,16 +95,9 @@ class Painter:
                         p.close()
                     c.drawPath(p, stroke=stroke, fill=fill if op.closed else 0)
             elif kind is ops.Image:
-                y = (card_h - op.y - op.h) * MM
-                if op.clip:
-                    c.saveState()
-                    cx, cy, cw, ch = op.clip
-                    p = c.beginPath()
-                    p.rect(cx * MM, (card_h - cy - ch) * MM, cw * MM, ch * MM)
-                    c.clipPath(p, stroke=0, fill=0)
-                c.drawImage(self.images.get(op.src, op.src), op.x * MM, y, op.w * MM, op.h * MM, mask="auto")
-                if op.clip:
-                    c.restoreState()
+                self._image(op, card_h)
+            elif kind is ops.Svg:
+                self._svg(op, card_h)
             elif kind is ops.Group:
                 # the group's frame (mm, y down) -> this frame (mm, y down), in points, y up
                 a, b, cc, d, e, f = op.transform
@@ -114,6 +110,34 @@ class Painter:
                     c.clipPath(p, stroke=0, fill=0)
                 self._draw(op.body, 0.0)
                 c.restoreState()
+
+    def _image(self, op: ops.Image, card_h):
+        c = self.c
+        y = (card_h - op.y - op.h) * MM
+        if op.clip:
+            c.saveState()
+            self._clip(op.clip, card_h)
+        c.drawImage(self.images.get(op.src, op.src), op.x * MM, y, op.w * MM, op.h * MM, mask="auto")
+        if op.clip:
+            c.restoreState()
+
+    def _svg(self, op: ops.Svg, card_h):
+        """An SVG as vector paths: its drawing scaled into the op's box."""
+        c = self.c
+        picture = svg.drawing(Path(op.src), op.color)
+        c.saveState()
+        if op.clip:
+            self._clip(op.clip, card_h)
+        c.translate(op.x * MM, (card_h - op.y - op.h) * MM)
+        c.scale(op.w * MM / picture.width, op.h * MM / picture.height)
+        renderPDF.draw(picture, c, 0, 0, showBoundary=False)
+        c.restoreState()
+
+    def _clip(self, box, card_h):
+        x, y, w, h = box
+        p = self.c.beginPath()
+        p.rect(x * MM, (card_h - y - h) * MM, w * MM, h * MM)
+        self.c.clipPath(p, stroke=0, fill=0)
 
     def _paint(self, paint: ops.Paint):
         c = self.c
