@@ -81,14 +81,15 @@ def xobjects(resources, found=None) -> dict:
     return found
 
 
-def rg(hex_colour: str) -> str:
-    """The fill-colour operator reportlab writes for '#rrggbb', as a regular expression."""
+def rg(hex_colour: str, op: str = "rg") -> str:
+    """The fill-colour operator (or with op='RG' the stroke-colour one) reportlab writes for
+    '#rrggbb', as a regular expression."""
     parts = []
     for i in (1, 3, 5):
         v = int(hex_colour[i:i + 2], 16) / 255
         text = f"{v:.6f}".rstrip("0").rstrip(".") or "0"
         parts.append(re.escape(text[1:] if text.startswith("0.") else text))
-    return r"(?<![\d.])" + r"\s+".join(parts) + r"\s+rg\b"
+    return r"(?<![\d.])" + r"\s+".join(parts) + r"\s+" + op + r"\b"
 
 
 def test_svg_art_and_icons_print_as_vector_paths_not_images(tmp_path):
@@ -118,7 +119,7 @@ def test_color_recolours_the_icon_and_drops_the_background_square(tmp_path):
     assert re.search(rg("#c0392b"), sword)                    # the icon's color:
     assert not re.search(rg("#ffffff"), sword) and "512 0 l 512 512 l" not in sword   # no white, no square
     shield = found["/FormXob.icon:shield"].get_data().decode("latin-1")
-    assert re.search(rg("#22aa77"), shield) and re.search(r"\.066667\s+\.2\s+\.333333\s+RG", shield)  # as drawn
+    assert re.search(rg("#22aa77"), shield) and re.search(rg("#113355", "RG"), shield)  # as drawn
     # the template's own swords, drawn once in the template's shared form
     template = "".join(x.get_data().decode("latin-1") for n, x in found.items() if n.startswith("/FormXob.face"))
     assert re.search(rg("#2255aa"), template)                 # the image element's color:
@@ -203,7 +204,13 @@ def deep(levels: int) -> str:
     (XXE, "declares XML entities"),
     (OUTSIDE, "links to another file"),
     ('<html xmlns="http://www.w3.org/1999/xhtml"/>', "is not an SVG"),
-    ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 0"/>', "no usable size"),
+    ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 0"/>', "has a viewBox svglib cannot use"),
+    ('<svg xmlns="http://www.w3.org/2000/svg" width="0" height="5"/>', "no usable size"),
+    ('<svg xmlns="http://www.w3.org/2000/svg" width="1e300" height="1e300"/>', "claims a size of"),
+    ('<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="0.1"/>', "more than 1000 times wider"),
+    ('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"><image '
+     'xlink:href="data:image/svg+xml;base64,PHN2Zy8+" width="1" height="1"/></svg>', "embeds data other than"),
+    ('<svg xmlns="http://www.w3.org/2000/svg"><use href="other.svg#a"/></svg>', "links to another file"),
     (deep(100), "nests elements more than 64 deep (line 1)"),
     (deep(300), "nests elements more than 64 deep"),
     ('<svg xmlns="http://www.w3.org/2000/svg">' + "<rect/>" * 60_000 + "</svg>", "more than 50,000 elements"),
@@ -305,3 +312,47 @@ def test_worker_processes_draw_svgs_byte_for_byte_as_one_process(tmp_path):
     assert shared.path.read_bytes() == alone.path.read_bytes()
     assert [str(w) for w in shared.warnings] == [str(w) for w in alone.warnings]
     assert any("art/odd.svg" in str(w) and "<filter>" in str(w) for w in alone.warnings)
+
+
+def test_a_picture_embedded_in_an_svg_is_drawn_inline_and_kept_by_the_cache(tmp_path):
+    from base64 import b64encode
+    from io import BytesIO
+    png = BytesIO()
+    Image.new("RGB", (4, 4), (200, 20, 20)).save(png, "PNG")
+    embedded = ('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+                'viewBox="0 0 10 10"><image width="10" height="10" xlink:href="data:image/png;base64,'
+                + b64encode(png.getvalue()).decode() + '"/></svg>')
+    svg_game(tmp_path, **{"art/hill.svg": embedded})
+    first = build(tmp_path)
+    warning, = first.warnings
+    assert "card VEC-002: SVG 'art/hill.svg': the picture it embeds prints as pixels, without its transparency" \
+        in str(warning) and str(warning).endswith("templates/vec/face.yaml:4: elements[1])")
+    reader = PdfReader(first.path)
+    assert not [n for n, x in xobjects(reader.pages[0]["/Resources"]).items() if x["/Subtype"] == "/Image"]
+    assert "\nBI" in reader.pages[0].get_contents().get_data().decode("latin-1")    # an inline image
+    kept = build(tmp_path)
+    assert kept.kept == kept.pages and kept.path.read_bytes() == first.path.read_bytes()
+
+
+def test_color_paints_fills_and_strokes_of_an_icon_on_a_transparent_ground(tmp_path):
+    """game-icons.net's other form (a black shape, no square) and a stroked shape: all one colour."""
+    plain = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 512 512"><path d="M40 40h200v200H40z"/></svg>'
+    game = GAME.replace("shield: {image: icons/shield.svg}", 'shield: {image: icons/shield.svg, color: "#336699"}')
+    game += '  coin: {image: icons/coin.svg, color: "#336699"}\n'
+    svg_game(tmp_path, FACE.replace(":shield:", ":shield: :coin:"), game, **{"icons/coin.svg": plain})
+    found = xobjects(PdfReader(build(tmp_path).path).pages[0]["/Resources"])
+    shield = found["/FormXob.icon:shield"].get_data().decode("latin-1")
+    assert re.search(rg("#336699"), shield) and re.search(rg("#336699", "RG"), shield)   # fill and stroke
+    assert not re.search(rg("#22aa77"), shield)
+    coin = found["/FormXob.icon:coin"].get_data().decode("latin-1")
+    assert re.search(rg("#336699"), coin) and re.search(r"\b40 40 m\b", coin)
+
+
+def test_color_on_a_png_icon_or_a_vector_icon_is_an_error_at_its_line(tmp_path):
+    folder = svg_game(tmp_path, game=GAME.replace("icons/shield.svg}", 'icons/shield.png, color: red}'))
+    Image.new("RGB", (20, 20), (9, 9, 9)).save(folder / "icons" / "shield.png")
+    ran = pnpgen("--root", tmp_path, "build", "vec", "--out", tmp_path / "out", cwd=tmp_path)
+    assert ran.returncode == 2 and "game.yaml:5: icons.shield: color: recolours an SVG icon" in ran.stderr
+    (folder / "game.yaml").write_text(GAME + '  dot: {size: [10, 10], color: red, elements: [{circle: {x: 5, y: 5, r: 4}}]}\n')
+    ran = pnpgen("--root", tmp_path, "build", "vec", "--out", tmp_path / "out", cwd=tmp_path)
+    assert ran.returncode == 2 and "game.yaml:6" in ran.stderr and "color: recolours an SVG icon" in ran.stderr

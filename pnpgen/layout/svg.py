@@ -34,6 +34,11 @@ from ..errors import LayoutError
 MAX_BYTES = 5_000_000
 MAX_ELEMENTS = 50_000
 MAX_DEPTH = 64
+MIN_PT, MAX_PT = 0.01, 1e7
+"""The sizes an SVG may claim, points (about 0.004 mm to 3.5 km): past them its numbers lose
+their meaning in a PDF."""
+VIEWBOX_LIMIT = 1e9
+"""The largest number a viewBox may hold; its width and height must be at least 1/VIEWBOX_LIMIT."""
 SVG_NS = "http://www.w3.org/2000/svg"
 XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
 EMBEDDED = re.compile(r"^data:image/(png|jpe?g);base64,", re.I)
@@ -167,7 +172,22 @@ def _parse(data: bytes, src: str):
         raise LayoutError(f"'{src}' is not an SVG (its root element is <{etree.QName(root).localname}>, "
                           f"not <svg> in the SVG namespace)")
     _check_tree(root, src)
+    _check_view_box(root, src)
     return root
+
+
+def _check_view_box(root, src: str) -> None:
+    text = root.get("viewBox")
+    if text is None:
+        return
+    try:
+        numbers = [float(v) for v in text.replace(",", " ").split()]
+    except ValueError:
+        numbers = []
+    if (len(numbers) != 4 or not all(math.isfinite(v) and abs(v) <= VIEWBOX_LIMIT for v in numbers)
+            or min(numbers[2:]) < 1 / VIEWBOX_LIMIT):
+        raise LayoutError(f"SVG '{src}' has a viewBox svglib cannot use ('{text[:60]}'); it should be four "
+                          "numbers, x y width height, the width and height above 0")
 
 
 def _check_tree(root, src: str) -> None:
@@ -181,6 +201,9 @@ def _check_tree(root, src: str) -> None:
             raise LayoutError(f"SVG '{src}' nests elements more than {MAX_DEPTH} deep (line "
                               f"{element.sourceline}); simplify it")
         href = element.get(XLINK_HREF) or element.get("href")
+        if href is not None and href.startswith("data:") and not EMBEDDED.match(href):
+            raise LayoutError(f"SVG '{src}' embeds data other than a PNG or JPEG picture ('{href[:40]}', line "
+                              f"{element.sourceline}); pnpgen draws only embedded PNG and JPEG")
         if href is not None and not href.startswith("#") and not EMBEDDED.match(href):
             raise LayoutError(f"SVG '{src}' links to another file ('{href[:80]}', line {element.sourceline}); "
                               "pnpgen draws only what the SVG holds: embed it, or copy its shapes in")
@@ -192,6 +215,9 @@ def _check_size(result: Drawing | None, src: str) -> None:
     w, h = result.width, result.height
     if not (math.isfinite(w) and math.isfinite(h) and w > 0 and h > 0):
         raise LayoutError(f"SVG '{src}' has no usable size ({w:g} x {h:g}); give its <svg> a viewBox")
+    if not (MIN_PT <= min(w, h) and max(w, h) <= MAX_PT):
+        raise LayoutError(f"SVG '{src}' claims a size of {w:g} x {h:g} pt; give its <svg> a width, height "
+                          "and viewBox in ordinary units (px, mm)")
     if max(w / h, h / w) > 1000:
         raise LayoutError(f"SVG '{src}' is {w:g} x {h:g}: more than 1000 times wider than high or the "
                           "other way round; check its viewBox")
@@ -250,7 +276,11 @@ def _warnings(src: str, root, left_out: list[str]) -> list[str]:
     if features:
         out.append(f"SVG '{src}': cannot draw {', '.join(features)}; left out (flatten it in your editor, "
                    "e.g. Inkscape's Path > Object to Path, or export that part as PNG)")
-    if any(etree.QName(el).localname == "text" for el in root.iter() if isinstance(el.tag, str)):
+    names = {etree.QName(el).localname for el in root.iter() if isinstance(el.tag, str)}
+    if "image" in names:
+        out.append(f"SVG '{src}': the picture it embeds prints as pixels, without its transparency; "
+                   "draw that part as an image element of its own, or trace it")
+    if "text" in names:
         out.append(f"SVG '{src}': its text is set in pnpgen's sans, not the font the SVG names; convert the "
                    "text to paths to keep its look")
     return out

@@ -130,7 +130,11 @@ class Painter:
             self._clip(op.clip, card_h)
         c.translate(op.x * MM, (card_h - op.y - op.h) * MM)
         c.scale(op.w * MM / picture.width, op.h * MM / picture.height)
-        renderPDF.draw(picture, c, 0, 0, showBoundary=False)
+        binary, rl_config.useA85 = rl_config.useA85, 1   # a picture the SVG embeds goes inline, as text
+        try:
+            renderPDF.draw(picture, c, 0, 0, showBoundary=False)
+        finally:
+            rl_config.useA85 = binary
         c.restoreState()
 
     def _clip(self, box, card_h):
