@@ -81,6 +81,19 @@ def xobjects(resources, found=None) -> dict:
     return found
 
 
+def expanded(text: str, found: dict) -> str:
+    """A content stream with each form it places (`/FormXob.name Do`) replaced by what that
+    form draws, all the way down."""
+    def form(match):
+        return expanded(found[match[1]].get_data().decode("latin-1"), found)
+    return re.sub(r"(/FormXob\.\S+) Do", form, text)
+
+
+def drawn(found: dict, name: str) -> str:
+    """What the form `name` draws, forms within it expanded."""
+    return expanded(found[name].get_data().decode("latin-1"), found)
+
+
 def rg(hex_colour: str, op: str = "rg") -> str:
     """The fill-colour operator (or with op='RG' the stroke-colour one) reportlab writes for
     '#rrggbb', as a regular expression."""
@@ -98,16 +111,18 @@ def test_svg_art_and_icons_print_as_vector_paths_not_images(tmp_path):
     assert result.cards == 3 and not result.warnings
     reader = PdfReader(result.path)
     page = reader.pages[0]
-    content = page.get_contents().get_data().decode("latin-1")
+    own = page.get_contents().get_data().decode("latin-1")
     found = xobjects(page["/Resources"])
     assert not [n for n, x in found.items() if x["/Subtype"] == "/Image"]       # not one picture
-    # the per-card art is drawn in the page's own stream: its path operators and its colours
+    # each SVG in each colour is one form of paths, however many cards place it: the two arts,
+    # the sword plain and in blue (the template's), the icons' red sword and shield
+    svgs = {n: x.get_data().decode("latin-1") for n, x in found.items() if n.startswith("/FormXob.svg:")}
+    assert len(svgs) == 6 and all(re.search(r"\bm\b", text) and re.search(r"\n(f\*?|B\*?|S)\n", text) for text in svgs.values())
+    assert len(re.findall(r"/FormXob\.svg:\w+ Do", own)) == 3     # the per-card art, placed on each card
+    content = expanded(own, found)
     assert re.search(r"\bm\b.*\bl\b.*\bh\b", content, re.S) and re.search(r"\bc\b", content)  # lines, curves
-    for colour in ("#88ccff", "#ffcc33", "#aa3333", "#33aa33"):
+    for colour in ("#88ccff", "#ffcc33", "#aa3333", "#33aa33", "#c0392b", "#22aa77"):
         assert re.search(rg(colour), content), colour
-    # the icons are forms of paths too
-    sword = found["/FormXob.icon:sword"].get_data().decode("latin-1")
-    assert re.search(r"\bm\b", sword) and re.search(r"\bf\*?\b", sword)
     assert all(is_embedded(f) for f in fonts_of(reader))      # svglib's Helvetica never comes in
 
 
@@ -115,13 +130,13 @@ def test_color_recolours_the_icon_and_drops_the_background_square(tmp_path):
     svg_game(tmp_path)
     page = PdfReader(build(tmp_path).path).pages[0]
     found = xobjects(page["/Resources"])
-    sword = found["/FormXob.icon:sword"].get_data().decode("latin-1")
+    sword = drawn(found, "/FormXob.icon:sword")
     assert re.search(rg("#c0392b"), sword)                    # the icon's color:
     assert not re.search(rg("#ffffff"), sword) and "512 0 l 512 512 l" not in sword   # no white, no square
-    shield = found["/FormXob.icon:shield"].get_data().decode("latin-1")
+    shield = drawn(found, "/FormXob.icon:shield")
     assert re.search(rg("#22aa77"), shield) and re.search(rg("#113355", "RG"), shield)  # as drawn
     # the template's own swords, drawn once in the template's shared form
-    template = "".join(x.get_data().decode("latin-1") for n, x in found.items() if n.startswith("/FormXob.face"))
+    template = "".join(drawn(found, n) for n in found if n.startswith("/FormXob.face"))
     assert re.search(rg("#2255aa"), template)                 # the image element's color:
     # the same SVG without color: keeps its black square and white shape
     assert re.search(r"(?<![\d.])0\s+0\s+0\s+rg\s*\n[^Q]*512 0 l 512 512 l", template)
@@ -175,11 +190,13 @@ def test_an_edited_svg_is_redrawn_by_an_incremental_build(tmp_path):
     first = build(tmp_path).path.read_bytes()
     assert build(tmp_path).path.read_bytes() == first            # kept as it was
     (folder / "art" / "hill.svg").write_text(HILL.replace("#33aa33", "#993399"))
-    content = "".join(p.get_contents().get_data().decode("latin-1") for p in PdfReader(build(tmp_path).path).pages)
+    reader = PdfReader(build(tmp_path).path)
+    content = "".join(expanded(p.get_contents().get_data().decode("latin-1"), xobjects(p["/Resources"]))
+                      for p in reader.pages)
     assert re.search(rg("#993399"), content) and not re.search(rg("#33aa33"), content)
     (folder / "icons" / "shield.svg").write_text(SHIELD.replace("#22aa77", "#dd7700"))
     found = xobjects(PdfReader(build(tmp_path).path).pages[0]["/Resources"])
-    assert re.search(rg("#dd7700"), found["/FormXob.icon:shield"].get_data().decode("latin-1"))
+    assert re.search(rg("#dd7700"), drawn(found, "/FormXob.icon:shield"))
 
 
 BOMB = """<?xml version="1.0"?>
@@ -256,7 +273,8 @@ def test_what_svglib_cannot_draw_is_a_located_warning_and_the_rest_still_prints(
     for feature in ("<filter>", "<foreignObject>", 'filter="..."', 'opacity="..."'):
         assert feature in line
     assert "svglib" not in ran.stderr              # its own log stays out of the terminal
-    content = PdfReader(tmp_path / "out" / "vec" / "deck.pdf").pages[0].get_contents().get_data().decode("latin-1")
+    page = PdfReader(tmp_path / "out" / "vec" / "deck.pdf").pages[0]
+    content = expanded(page.get_contents().get_data().decode("latin-1"), xobjects(page["/Resources"]))
     assert re.search(rg("#33aa33"), content)       # the square itself is drawn
     ran = pnpgen("--root", tmp_path, "build", "vec", "--strict", "--out", tmp_path / "out", cwd=tmp_path)
     assert ran.returncode == 0                     # (a left-out effect is not a --strict failure)
@@ -329,7 +347,8 @@ def test_a_picture_embedded_in_an_svg_is_drawn_inline_and_kept_by_the_cache(tmp_
         in str(warning) and str(warning).endswith("templates/vec/face.yaml:4: elements[1])")
     reader = PdfReader(first.path)
     assert not [n for n, x in xobjects(reader.pages[0]["/Resources"]).items() if x["/Subtype"] == "/Image"]
-    assert "\nBI" in reader.pages[0].get_contents().get_data().decode("latin-1")    # an inline image
+    found = xobjects(reader.pages[0]["/Resources"])
+    assert "\nBI" in expanded(reader.pages[0].get_contents().get_data().decode("latin-1"), found)   # inline
     kept = build(tmp_path)
     assert kept.kept == kept.pages and kept.path.read_bytes() == first.path.read_bytes()
 
@@ -341,10 +360,10 @@ def test_color_paints_fills_and_strokes_of_an_icon_on_a_transparent_ground(tmp_p
     game += '  coin: {image: icons/coin.svg, color: "#336699"}\n'
     svg_game(tmp_path, FACE.replace(":shield:", ":shield: :coin:"), game, **{"icons/coin.svg": plain})
     found = xobjects(PdfReader(build(tmp_path).path).pages[0]["/Resources"])
-    shield = found["/FormXob.icon:shield"].get_data().decode("latin-1")
+    shield = drawn(found, "/FormXob.icon:shield")
     assert re.search(rg("#336699"), shield) and re.search(rg("#336699", "RG"), shield)   # fill and stroke
     assert not re.search(rg("#22aa77"), shield)
-    coin = found["/FormXob.icon:coin"].get_data().decode("latin-1")
+    coin = drawn(found, "/FormXob.icon:coin")
     assert re.search(rg("#336699"), coin) and re.search(r"\b40 40 m\b", coin)
 
 
@@ -356,3 +375,27 @@ def test_color_on_a_png_icon_or_a_vector_icon_is_an_error_at_its_line(tmp_path):
     (folder / "game.yaml").write_text(GAME + '  dot: {size: [10, 10], color: red, elements: [{circle: {x: 5, y: 5, r: 4}}]}\n')
     ran = pnpgen("--root", tmp_path, "build", "vec", "--out", tmp_path / "out", cwd=tmp_path)
     assert ran.returncode == 2 and "game.yaml:6" in ran.stderr and "color: recolours an SVG icon" in ran.stderr
+
+
+def test_kept_pages_define_their_svg_forms_and_match_a_clean_build(tmp_path):
+    """An SVG's form is defined where a page first draws it; a page copied from the cache
+    defines it at the same place, so an incremental build writes a clean build's bytes."""
+    folder = svg_game(tmp_path)
+
+    def write_deck(edited: str) -> None:
+        arts = ["hill"] * 9 + ["sun"] * 9 + ["hill", "sun"] * 9      # the sun first met on the second sheet
+        rows = [f"  - {{title: \"{edited if i == 1 else f'Card {i}'}\", art: {a}}}" for i, a in enumerate(arts)]
+        (folder / "decks" / "deck.yaml").write_text("name: Deck\ntemplate: face\nfields: {title: {required: true}, "
+                                                     "art: {default: sun}}\ncards:\n" + "\n".join(rows) + "\n")
+
+    write_deck("Card 1")
+    first = build(tmp_path)
+    assert first.pages >= 4 and first.kept == 0
+    write_deck("Card one, renamed")                                  # the first sheet changes, not the sun's
+    edited = build(tmp_path)
+    assert edited.drawn == 1 and edited.kept == edited.pages - 1
+    clean = build(tmp_path, "clean", cache=False)
+    assert edited.path.read_bytes() == clean.path.read_bytes()
+    reader = PdfReader(edited.path)
+    svgs = {n for p in reader.pages for n in xobjects(p["/Resources"]) if n.startswith("/FormXob.svg:")}
+    assert len(svgs) == 6

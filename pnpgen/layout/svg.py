@@ -14,7 +14,8 @@ painted in the colour. A file checked before and unchanged since is not read aga
 
 from __future__ import annotations
 
-import copy
+import ast
+import hashlib
 import logging
 import math
 import os
@@ -26,6 +27,7 @@ import defusedxml.ElementTree as defused
 from defusedxml import DefusedXmlException
 from lxml import etree
 from reportlab.graphics.shapes import Drawing, Group
+from reportlab.lib.colors import Color
 from svglib import svglib
 
 from .. import fonts
@@ -50,9 +52,14 @@ LEFT_OUT_ATTRS = {"filter", "mask", "opacity"}
 BACKGROUND = re.compile(r"^M\s*0[\s,]+0\s*[hH]\s*([\d.]+)\s*[vV]\s*([\d.]+)\s*H\s*0\s*[zZ]$")
 """game-icons.net's background square: 'M0 0h512v512H0z'."""
 
+FORM = "svg:"
+"""The start of the name of an SVG's form (':' cannot occur in a template's name)."""
+REPLAY = "svg\0"
+"""The start of a `replay_key`."""
+
 _LOGGER = logging.getLogger("svglib.svglib")
 _checked: dict[tuple, "SvgFile"] = {}
-_drawings: dict[tuple, Drawing] = {}
+_drawings: dict[tuple, tuple[str, Drawing]] = {}
 _KEEP = 1024
 
 
@@ -83,35 +90,55 @@ def check(path: Path, src: str) -> SvgFile:
     stamp = _stamp(path, src)
     found = _checked.get(stamp)
     if found is None:
-        drawing, warnings = _convert(path, src, recolour=False)
-        found = SvgFile((drawing.width, drawing.height), tuple(warnings))
+        picture, warnings = _convert(_read(path, src), path, src, recolour=False)
+        found = SvgFile((picture.width, picture.height), tuple(warnings))
         if len(_checked) >= _KEEP:
             _checked.clear()
-            _drawings.clear()
         _checked[stamp] = found
-        _drawings[(stamp, None)] = drawing
     return found
 
 
-def drawing(path: Path, color=None) -> Drawing:
+def drawing(path: Path, color=None) -> tuple[str, Drawing]:
     """The reportlab drawing of a checked SVG, recoloured in `color` (a reportlab colour) when
-    one is given."""
+    one is given, and the name of the form it is drawn in once per PDF: made of the file's
+    bytes and the colour, so that the same drawing has the same name in every process."""
     stamp = _stamp(path, path.name)
-    colour_key = None if color is None else tuple(round(float(v), 6) for v in color.rgba())
-    found = _drawings.get((stamp, colour_key))
+    colour = _colour_values(color)
+    found = _drawings.get((stamp, colour))
     if found is None:
-        found, _ = _convert(path, path.name, recolour=color is not None)
+        data = _read(path, path.name)
+        picture, _ = _convert(data, path, path.name, recolour=color is not None)
         if color is not None:
-            _paint(found, color)
+            _paint(picture, color)
+        name = FORM + hashlib.sha256(data + repr(colour).encode()).hexdigest()[:24]
         if len(_drawings) >= _KEEP:
             _drawings.clear()
-        _drawings[(stamp, colour_key)] = found
+        found = _drawings[(stamp, colour)] = (name, picture)
     return found
+
+
+def replay_key(src: str, color) -> str:
+    """What a kept page records of an SVG it draws (beside the images it registers), for a later
+    build to define its form before putting the page back: the file's path and the colour."""
+    return REPLAY + repr(_colour_values(color)) + "\0" + src
+
+
+def from_replay_key(key: str):
+    """(path, colour or None) of a `replay_key`; None for a key that is not one."""
+    if not key.startswith(REPLAY):
+        return None
+    values, src = key[len(REPLAY):].split("\0", 1)
+    numbers = ast.literal_eval(values)
+    return Path(src), (None if numbers is None else Color(*numbers))
+
+
+def _colour_values(color) -> tuple | None:
+    return None if color is None else tuple(round(float(v), 6) for v in color.rgba())
 
 
 # --- reading ---------------------------------------------------------------------------------
-def _convert(path: Path, src: str, recolour: bool) -> tuple[Drawing, list[str]]:
-    root = _parse(_read(path, src), src)
+def _convert(data: bytes, path: Path, src: str, recolour: bool) -> tuple[Drawing, list[str]]:
+    root = _parse(data, src)
     if recolour:
         _drop_background(root)
     left_out: list[str] = []

@@ -122,20 +122,32 @@ class Painter:
             c.restoreState()
 
     def _svg(self, op: ops.Svg, card_h):
-        """An SVG as vector paths: its drawing scaled into the op's box."""
+        """An SVG as vector paths: its form, scaled into the op's box."""
         c = self.c
-        picture = svg.drawing(Path(op.src), op.color)
+        name, picture = self.define_svg(Path(op.src), op.color)
         c.saveState()
         if op.clip:
             self._clip(op.clip, card_h)
         c.translate(op.x * MM, (card_h - op.y - op.h) * MM)
         c.scale(op.w * MM / picture.width, op.h * MM / picture.height)
-        binary, rl_config.useA85 = rl_config.useA85, 1   # a picture the SVG embeds goes inline, as text
-        try:
-            renderPDF.draw(picture, c, 0, 0, showBoundary=False)
-        finally:
-            rl_config.useA85 = binary
+        c.doForm(name)
         c.restoreState()
+
+    def define_svg(self, path: Path, color):
+        """(form name, drawing) of an SVG in a colour, its form drawn when first met: once per
+        PDF however many cards show it (reportlab keeps the page being drawn aside meanwhile)."""
+        name, picture = svg.drawing(path, color)
+        if name not in self.defined:
+            c = self.c
+            c.beginForm(name, 0, 0, picture.width, picture.height)
+            binary, rl_config.useA85 = rl_config.useA85, 1   # a picture the SVG embeds goes inline, as text
+            try:
+                renderPDF.draw(picture, c, 0, 0, showBoundary=False)
+            finally:
+                rl_config.useA85 = binary
+            c.endForm()
+            self.defined.add(name)
+        return name, picture
 
     def _clip(self, box, card_h):
         x, y, w, h = box
@@ -324,8 +336,15 @@ class CardCanvas(Painter):
         return self.recorder.record(self.page, images)
 
     def replay_page(self, entry: Entry) -> None:
-        """Put a kept page into the document as drawing it would."""
-        self.recorder.replay(entry, self.images)
+        """Put a kept page into the document as drawing it would (the SVG forms it places
+        defined where drawing it would define them)."""
+        self.recorder.replay(entry, self.images, self._define_kept_svg)
+
+    def _define_kept_svg(self, key: str) -> bool:
+        found = svg.from_replay_key(key)
+        if found is not None:
+            self.define_svg(*found)
+        return found is not None
 
     def save(self):
         self.c.save()
