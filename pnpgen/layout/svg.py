@@ -90,11 +90,13 @@ def check(path: Path, src: str) -> SvgFile:
     stamp = _stamp(path, src)
     found = _checked.get(stamp)
     if found is None:
-        picture, warnings = _convert(_read(path, src), path, src, recolour=False)
+        data = _read(path, src)
+        picture, warnings = _convert(data, path, src, recolour=False)
         found = SvgFile((picture.width, picture.height), tuple(warnings))
         if len(_checked) >= _KEEP:
             _checked.clear()
         _checked[stamp] = found
+        _keep_drawing(stamp, None, data, picture)    # (drawn as it is, it need not be read again)
     return found
 
 
@@ -110,10 +112,15 @@ def drawing(path: Path, color=None) -> tuple[str, Drawing]:
         picture, _ = _convert(data, path, path.name, recolour=color is not None)
         if color is not None:
             _paint(picture, color)
-        name = FORM + hashlib.sha256(data + repr(colour).encode()).hexdigest()[:24]
-        if len(_drawings) >= _KEEP:
-            _drawings.clear()
-        found = _drawings[(stamp, colour)] = (name, picture)
+        found = _keep_drawing(stamp, colour, data, picture)
+    return found
+
+
+def _keep_drawing(stamp: tuple, colour: tuple | None, data: bytes, picture: Drawing) -> tuple[str, Drawing]:
+    name = FORM + hashlib.sha256(data + repr(colour).encode()).hexdigest()[:24]
+    if len(_drawings) >= _KEEP:
+        _drawings.clear()
+    found = _drawings[(stamp, colour)] = (name, picture)
     return found
 
 
