@@ -228,9 +228,14 @@ def deep(levels: int) -> str:
     ('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"><image '
      'xlink:href="data:image/svg+xml;base64,PHN2Zy8+" width="1" height="1"/></svg>', "embeds data other than"),
     ('<svg xmlns="http://www.w3.org/2000/svg"><use href="other.svg#a"/></svg>', "links to another file"),
+    ('<svg xmlns="http://www.w3.org/2000/svg"><defs><g id="a">' + "<rect/>" * 1000 + "</g></defs>"
+     + '<use href="#a"/>' * 1000 + "</svg>", "draws more than 20,000 elements once its <use> copies are made"),
+    ('<svg xmlns="http://www.w3.org/2000/svg"><g id="a"><use href="#b"/></g><g id="b"><use href="#a"/></g></svg>',
+     "copy each other in a loop"),
     (deep(100), "nests elements more than 64 deep (line 1)"),
     (deep(300), "nests elements more than 64 deep"),
-    ('<svg xmlns="http://www.w3.org/2000/svg">' + "<rect/>" * 60_000 + "</svg>", "more than 50,000 elements"),
+    ('<svg xmlns="http://www.w3.org/2000/svg">' + "<rect/>" * 30_000 + "</svg>",
+     "more than 20,000 elements; simplify it or export it as PNG"),
     ('<svg xmlns="http://www.w3.org/2000/svg"><desc>' + "x" * 5_100_000 + "</desc></svg>", "the limit is 5.0 MB"),
 ])
 def test_a_broken_or_hostile_svg_exits_2_naming_it_and_the_line(tmp_path, text, says):

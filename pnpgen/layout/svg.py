@@ -34,7 +34,9 @@ from .. import fonts
 from ..errors import LayoutError
 
 MAX_BYTES = 5_000_000
-MAX_ELEMENTS = 50_000
+MAX_ELEMENTS = 20_000
+"""svglib spends about 0.2 ms an element (so at most some 4 s on one file); a drawing with
+more is better printed from a PNG."""
 MAX_DEPTH = 64
 MIN_PT, MAX_PT = 0.01, 1e7
 """The sizes an SVG may claim, points (about 0.004 mm to 3.5 km): past them its numbers lose
@@ -206,8 +208,37 @@ def _parse(data: bytes, src: str):
         raise LayoutError(f"'{src}' is not an SVG (its root element is <{etree.QName(root).localname}>, "
                           f"not <svg> in the SVG namespace)")
     _check_tree(root, src)
+    _check_uses(root, src)
     _check_view_box(root, src)
     return root
+
+
+def _check_uses(root, src: str) -> None:
+    """Refuse an SVG whose `<use>` copies would draw more than MAX_ELEMENTS elements in all
+    (a thousand uses of a group of a thousand shapes: a short file, a long wait) or loop."""
+    targets = {el.get("id"): el for el in root.iter() if isinstance(el.tag, str) and el.get("id")}
+    weights: dict = {}
+    busy: set = set()
+
+    def weight(el, depth: int) -> int:
+        if el in weights:
+            return weights[el]
+        if el in busy or depth > 4 * MAX_DEPTH:
+            raise LayoutError(f"SVG '{src}' has <use> elements that copy each other in a loop or too deeply "
+                              f"(line {el.sourceline}); simplify it")
+        busy.add(el)
+        total = 1 + sum(weight(child, depth + 1) for child in el if isinstance(child.tag, str))
+        href = el.get(XLINK_HREF) or el.get("href") or ""
+        if etree.QName(el).localname == "use" and href.startswith("#") and href[1:] in targets:
+            total += weight(targets[href[1:]], depth + 1)
+        busy.discard(el)
+        if total > MAX_ELEMENTS:
+            raise LayoutError(f"SVG '{src}' draws more than {MAX_ELEMENTS:,} elements once its <use> copies "
+                              "are made; simplify it or export it as PNG")
+        weights[el] = total
+        return total
+
+    weight(root, 0)
 
 
 def _check_view_box(root, src: str) -> None:
@@ -229,7 +260,7 @@ def _check_tree(root, src: str) -> None:
     for element in root.iter():
         count += 1
         if count > MAX_ELEMENTS:
-            raise LayoutError(f"SVG '{src}' has more than {MAX_ELEMENTS:,} elements; simplify it")
+            raise LayoutError(f"SVG '{src}' has more than {MAX_ELEMENTS:,} elements; simplify it or export it as PNG")
         depth = sum(1 for _ in element.iterancestors())
         if depth > MAX_DEPTH:
             raise LayoutError(f"SVG '{src}' nests elements more than {MAX_DEPTH} deep (line "
