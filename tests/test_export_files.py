@@ -124,7 +124,8 @@ def check_png(game, folder: Path, dpi: float) -> int:
 
 
 def check_shop(game, folder: Path, fmt: str) -> int:
-    """Images at the shop's size (trim x DPI + its bleed), or a DriveThruCards page per face."""
+    """Images at the shop's size (trim x DPI + its bleed), or DriveThruCards pages: a front and a
+    back page for every copy of every card."""
     shop, checked = presets.shops()[fmt], 0
     for deck in deck_faces(game):
         if not (folder / deck.id).exists():
@@ -132,7 +133,7 @@ def check_shop(game, folder: Path, fmt: str) -> int:
         w, h = deck.fronts[0].size
         if shop["format"] == "pdf":
             pages = PdfReader(folder / deck.id / f"{deck.id}.pdf").pages
-            assert len(pages) == len(deck.faces()), deck.id
+            assert len(pages) == 2 * sum(front.count for front in deck.fronts), deck.id
             for page in pages:
                 size = (float(page.mediabox.width), float(page.mediabox.height))
                 assert size == pytest.approx(((w / INCH + 0.25) * 72, (h / INCH + 0.25) * 72), abs=0.05)

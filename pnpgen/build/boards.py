@@ -9,7 +9,9 @@ from .. import files, fonts, presets
 from ..game.loader import GameSource
 from ..ops import FormDef
 from ..pdf.canvas import BoardCanvas
-from ..sheets.tile import poster, tile
+from ..pdf.pdfx import make_pdfx, set_boxes
+from ..printcheck.boards import board_tiling, region_keeps, side_keeps
+from ..sheets.tile import poster
 from .manifest import Manifest
 from .options import Options
 from .plan import BoardPlan
@@ -33,27 +35,43 @@ def build_board(game: GameSource, board: BoardPlan, icons: dict, outdir: Path, o
     """Draw a board (each side once, as a form) onto tiles or a poster page, into a temporary
     file; returns the result and that file, for the caller to rename into place."""
     g, b = game.game, board.source.board
-    page = presets.papers()[options.poster or options.paper or g.paper]
-    layout = poster(page, b.size, g.bleed, g.printer_margin) if options.poster else \
-        tile(page, b.size, g.bleed, g.printer_margin, b.overlap)
     forms, sides = board_forms(board, icons)
+    if options.poster:
+        layout = poster(presets.papers()[options.poster], b.size, g.bleed, g.printer_margin)
+    else:
+        keeps = region_keeps(board.source)
+        for name, _ in sides:
+            keeps += side_keeps(game.id, board.id, b.size, g.bleed, forms[name].body)
+        layout = board_tiling(g, b, keeps, options.paper)
     target = outdir / f"{board.id}.pdf"
     with files.Staged() as staged:
         tmp = staged.add(target)
         font = fonts.builtin("sans")
+        press = options.press()
         canvas = BoardCanvas(tmp, layout.page, f"{g.title} - {b.name}", forms, g.bleed, font, g.credits,
-                             board.layouter.res.converted)
+                             board.layouter.res.converted, press)
         canvas.define_forms(sorted(forms))
+        if press is not None and layout.poster:   # the board is cut out of the poster at its trim
+            set_boxes(canvas.c, poster_trim(layout), layout.tiles[0].clip)
         pages, placed = _draw_sides(canvas, layout, sides, g.title, b, font)
         try:
             canvas.save()
         except OSError as exc:
             raise files.unwritable(target, exc) from None
+        if press is not None:
+            make_pdfx(tmp, press)
         files.finish(tmp, target)
         if manifest is not None:
             manifest.board(board.source, forms, sides, layout, placed)
         staged.written = []
     return DeckResult(board.id, target, 0, len(layout.tiles), pages, 0, list(board.layouter.warnings)), tmp
+
+
+def poster_trim(layout) -> tuple[float, float, float, float]:
+    """Where a poster page's board is cut: its trim, page mm (x, y, w, h), y up."""
+    a, b, c, d, left, top = layout.tiles[0].place
+    board_w, board_h = layout.board
+    return (left, top - board_h, board_w, board_h)
 
 
 def _draw_sides(canvas: BoardCanvas, layout, sides: list, game_title: str, b, font: str) -> tuple[int, dict]:

@@ -45,7 +45,7 @@ def build_deck(game: GameSource, deck: DeckPlan, cards: Sequence[PrintCard], ico
             name = deck.id if len(volumes) == 1 else f"{deck.id}-{v + 1}"
             title = f"{g.title} - {deck.source.deck.name}" + (f" ({v + 1} of {len(volumes)})" if len(volumes) > 1
                                                                 else "")
-            batch.append(Volume(name, outdir / f"{name}.pdf", title, runs, v * size, v))
+            batch.append(Volume(name, outdir / f"{name}.pdf", title, runs, v * size, v, options.press()))
         writer = DeckWriter(game, deck, sheets, forms, slug, cache or PageCache(None), record, options.workers,
                             staged, options.out)
         kept, drawn = writer.write_all(batch)

@@ -1,5 +1,5 @@
 """What a build is asked to do: the settings the command line and game.yaml choose between
-(paper, flip edge, back offset, strictness, cache...), in one dataclass."""
+(paper, flip edge, back offset, strictness, cache, PDF/X...), in one dataclass."""
 
 from __future__ import annotations
 
@@ -31,4 +31,16 @@ class Options:
     cache: bool = True           # keep drawn pages in <out>/.cache and copy the unchanged ones next time
     manifest: bool = True        # write out/<game>/manifest.json: each card's print digests and where it is printed
     workers: int | None = 1       # processes laying out and drawing a long deck: None, one a core; 1, this one
+    pdfx: bool = False           # decks and boards as PDF/X-1a for a print shop: CMYK through the press profile
     progress: Callable[[str], None] = lambda message: None
+
+    def __post_init__(self):
+        if self.pdfx:     # every page drawn here, in CMYK: none copied from the (RGB) cache or drawn by workers
+            self.cache, self.workers = False, 1
+
+    def press(self):
+        """The press colours a PDF/X build draws with (pdf.colour.PressColours), or None."""
+        if not self.pdfx:
+            return None
+        from ..pdf.colour import shared
+        return shared()

@@ -18,6 +18,8 @@ from pathlib import Path
 from .. import files, fonts
 from ..game.loader import GameSource
 from ..pdf.canvas import CardCanvas
+from ..pdf.colour import PressColours
+from ..pdf.pdfx import make_pdfx
 from ..pdf.replay import Entry
 from . import workers
 from .cache import PageCache, PageKeys, charset, font_key, page_images
@@ -39,6 +41,7 @@ class Volume:
     runs: list
     first_sheet: int
     index: int
+    press: PressColours | None = None    # PDF/X: drawn in the press's CMYK, made PDF/X when saved
 
 
 @dataclass
@@ -64,7 +67,7 @@ def open_volume(game: GameSource, deck: DeckPlan, sheets: DeckSheets, volume: Vo
     """The volume's PDF, its fonts seeded and its shared forms defined, ready for pages."""
     g = game.game
     canvas = CardCanvas(tmp, sheets.page, volume.title, forms, g.bleed, slug_font, g.credits,
-                        deck.layouter.res.converted)
+                        deck.layouter.res.converted, volume.press)
     canvas.seed_fonts(fonts_used)
     canvas.define_forms(sorted(forms))
     return canvas
@@ -75,6 +78,8 @@ def save_volume(canvas: CardCanvas, volume: Volume, tmp: str) -> None:
         canvas.save()
     except OSError as exc:
         raise files.unwritable(volume.target, exc) from None
+    if volume.press is not None:
+        make_pdfx(tmp, volume.press)
     files.finish(tmp, volume.target)
 
 

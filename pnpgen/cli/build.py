@@ -35,6 +35,9 @@ from .options import FLIP, PAPER, POSTER, annotation, back_offset, load_layout, 
 @click.option("--layout", default=None, metavar="NAME|FILE",
               help="Lay card decks of its card size out on a custom sheet layout: a preset "
                    "(business-10up-letter, poker-9up-a4) or a layout .yaml file, e.g. for die-cut card stock.")
+@click.option("--pdfx", is_flag=True,
+              help="Decks and boards as PDF/X-1a:2003 for a print shop: CMYK through the shipped GRACoL "
+                   "press profile, output intent, TrimBox and BleedBox (every page drawn anew, no cache).")
 @click.option("--no-cache", is_flag=True,
               help="Draw every page anew and keep none (the cache in <out>/.cache copies unchanged pages).")
 @click.option("--format", "fmt", type=click.Choice(["text", "github"]), default="text", show_default=True,
@@ -43,7 +46,7 @@ from .options import FLIP, PAPER, POSTER, annotation, back_offset, load_layout, 
 @click.option("-v", "--verbose", is_flag=True, help="Progress lines even when not on a terminal, and every file written.")
 @click.pass_obj
 def build(project: Project, game, out, paper, flip, back_offset, no_check, strict, seed, poster, booklet, layout,
-          no_cache, fmt, quiet, verbose):
+          pdfx, no_cache, fmt, quiet, verbose):
     """Build every game (or the GAMEs named) into out/<game>/<deck>.pdf.
 
     Each game's rules (cards/<game>/rules.yaml) are checked first; a game that breaks one
@@ -51,7 +54,7 @@ def build(project: Project, game, out, paper, flip, back_offset, no_check, stric
     say = Say(fmt, quiet, verbose)
     options = Options(out=out or project.root / "out", paper=paper, flip=flip, strict=strict, seed=seed,
                       back_offset=back_offset, poster=poster, booklet=booklet, lenient_rulebook=no_check,
-                      layout=load_layout(layout), cache=not no_cache, workers=None,
+                      layout=load_layout(layout), cache=not no_cache, workers=None, pdfx=pdfx,
                       progress=say.progress)
     failed = broken = False
     for name in selected(project, game):
@@ -63,6 +66,9 @@ def build(project: Project, game, out, paper, flip, back_offset, no_check, stric
             failed = True
             continue
         broken = broken or outcome == "broken"
+    if pdfx and not quiet:
+        click.echo("note: --pdfx: decks and boards are PDF/X-1a:2003; rulebook.pdf files are not PDF/X "
+                   "(RGB, for reading and home printing)", err=True)
     if failed:
         raise Reported(InputError.exit_code)
     if broken:

@@ -26,8 +26,9 @@ from .options import selected
 @click.pass_obj
 def export(project: Project, fmt, game, out, dpi, no_bleed, url_base):
     """Export card faces: png (one file a face, named by code), tgc / mpc (The Game Crafter,
-    MakePlayingCards uploads at their exact pixel sizes), dtc (DriveThruCards PDF, a card a
-    page) or tts (Tabletop Simulator sheets and a saved-object JSON)."""
+    MakePlayingCards uploads at their exact pixel sizes), dtc (DriveThruCards PDF/X-1a, a card
+    face a page, each card's front then its back) or tts (Tabletop Simulator sheets and a
+    saved-object JSON)."""
     from ..export import check_options, export_game
     url_base = check_options(fmt, dpi, url_base)     # once, before any game is drawn
     failed = False

@@ -17,6 +17,8 @@ from ..game.expand import PrintCard
 from ..game.loader import GameSource
 from ..ops import FormDef
 from ..pdf.canvas import MM, Painter
+from ..pdf.colour import PressColours
+from ..pdf.pdfx import set_boxes
 
 
 @dataclass
@@ -107,30 +109,43 @@ def deck_faces(game: GameSource, options: Options | None = None, boards: bool = 
     return out + board_faces
 
 
-def write_pages(path: Path | str, faces: list[Face], deck: DeckFaces, bleed: float, title: str) -> None:
+def write_pages(path: Path | str, faces: list[Face | None], deck: DeckFaces, bleed: float, title: str,
+                press: PressColours | None = None) -> None:
     """One page per face, the page exactly the face's trim plus `bleed` mm on every side
-    (drawings carry the game's bleed, so any bleed up to it is filled with art)."""
+    (drawings carry the game's bleed, so any bleed up to it is filled with art); a face of
+    None is a blank page the size of the one before it (the back of a single-sided card).
+    With `press`, drawn in the press's CMYK, each page's TrimBox at the card's cut and its
+    BleedBox at the page edge (pdf.pdfx.make_pdfx then makes the file PDF/X)."""
     font = fonts.builtin("sans")
-    first = faces[0].size
-    c = Canvas(str(path), pagesize=((first[0] + 2 * bleed) * MM, (first[1] + 2 * bleed) * MM), invariant=1,
-               pageCompression=1, initialFontName=font, initialFontSize=6)
+    w, h = faces[0].size
+    c = Canvas(str(path), pagesize=((w + 2 * bleed) * MM, (h + 2 * bleed) * MM), invariant=1,
+               pageCompression=1, initialFontName=font, initialFontSize=6, enforceColorSpace=press)
     c.setTitle(title)
     c.setCreator("pnpgen")
     c.setAuthor("")
-    painter = Painter(c, deck.forms, bleed, deck.images)
+    painter = Painter(c, deck.forms, bleed, deck.images, press)
     painter.define_forms(sorted(deck.forms))
     for face in faces:
-        w, h = face.size
+        w, h = face.size if face is not None else (w, h)
         c.setPageSize(((w + 2 * bleed) * MM, (h + 2 * bleed) * MM))
-        c.saveState()
-        path_ = c.beginPath()
-        if face.shape == "round":     # a round token: nothing outside its disc (transparent in a PNG)
-            path_.circle((w / 2 + bleed) * MM, (h / 2 + bleed) * MM, (min(w, h) / 2 + bleed) * MM)
-        else:
-            path_.rect(0, 0, (w + 2 * bleed) * MM, (h + 2 * bleed) * MM)
-        c.clipPath(path_, stroke=0, fill=0)
-        c.translate(bleed * MM, bleed * MM)
-        painter._draw(face.body, h)
-        c.restoreState()
+        if press is not None:
+            set_boxes(c, (bleed, bleed, w, h), (0, 0, w + 2 * bleed, h + 2 * bleed))
+        if face is not None:
+            _draw_face(c, painter, face, bleed)
         c.showPage()
     c.save()
+
+
+def _draw_face(c: Canvas, painter: Painter, face: Face, bleed: float) -> None:
+    """One face on its page, clipped to its shape and bleed."""
+    w, h = face.size
+    c.saveState()
+    path_ = c.beginPath()
+    if face.shape == "round":     # a round token: nothing outside its disc (transparent in a PNG)
+        path_.circle((w / 2 + bleed) * MM, (h / 2 + bleed) * MM, (min(w, h) / 2 + bleed) * MM)
+    else:
+        path_.rect(0, 0, (w + 2 * bleed) * MM, (h + 2 * bleed) * MM)
+    c.clipPath(path_, stroke=0, fill=0)
+    c.translate(bleed * MM, bleed * MM)
+    painter._draw(face.body, h)
+    c.restoreState()

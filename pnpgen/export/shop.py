@@ -1,13 +1,16 @@
 """Print-shop uploads, one format per shop of presets/shops.yaml: The Game Crafter and
 MakePlayingCards take <deck>/fronts/<code>.png, back.png (a common back) and backs/<code>.png
-(cards' own backs) at the shop's exact pixel size; DriveThruCards takes one PDF per deck, a
-card a page with its bleed. Each deck gets cards.csv; a deck no product fits is left out."""
+(cards' own backs) at the shop's exact pixel size; DriveThruCards takes one PDF/X-1a file per
+deck, a card face a page with its bleed, each card's front followed by its back. Each deck gets
+cards.csv; a deck no product fits is left out."""
 
 from __future__ import annotations
 
 from .. import presets
 from ..errors import InputError
 from ..game.loader import GameSource
+from ..pdf.colour import PressColours
+from ..pdf.pdfx import VERSION, make_pdfx
 from .cards_csv import write_cards_csv
 from .faces import DeckFaces, Face, write_pages
 from .job import INCH, Job
@@ -50,19 +53,23 @@ def _images(job: Job, shop: dict, deck: DeckFaces, size: tuple[int, int], bleed_
 
 
 def _pdf(job: Job, shop: dict, deck: DeckFaces, size: tuple[int, int], bleed_mm: float) -> str:
-    """<deck>.pdf, a card a page: the common back first (if any), then each card's front,
-    followed by its own back where it has one; cards.csv for the quantities."""
-    faces: list[Face] = [deck.common_back] if deck.common_back else []
+    """<deck>.pdf as DriveThruCards' card guide asks: PDF/X-1a:2003 (CMYK through the press
+    profile, TrimBox at the cut, BleedBox at the page edge), a card face a page with its
+    bleed, and every card of the deck as its front followed by its back (its own back, else
+    the deck's common back, else a blank page), each copy in turn, as the deck is printed from
+    the file page by page; cards.csv for reference."""
+    faces: list[Face | None] = []
     for front in deck.fronts:
-        faces.append(front)
-        back = deck.back_of(front)
-        if back is not None and back is not deck.common_back:
-            faces.append(back)
+        faces += [front, deck.back_of(front)] * front.count
     folder = job.work / deck.id
     folder.mkdir(parents=True, exist_ok=True)
-    write_pages(folder / f"{deck.id}.pdf", faces, deck, bleed_mm, f"{job.game.game.title} - {deck.name}")
+    press = PressColours()
+    path = folder / f"{deck.id}.pdf"
+    write_pages(path, faces, deck, bleed_mm, f"{job.game.game.title} - {deck.name}", press)
+    make_pdfx(path, press)
     write_cards_csv(folder / "cards.csv", deck, {})
-    return f"{len(faces)} pages of {size[0] / shop['dpi']:g} x {size[1] / shop['dpi']:g} in"
+    return (f"{VERSION}, {len(faces)} pages of {size[0] / shop['dpi']:g} x {size[1] / shop['dpi']:g} in: "
+            f"{len(faces) // 2} cards, each front then back")
 
 
 def _product(shop: dict, deck: DeckFaces, game: GameSource) -> tuple[str, tuple[float, float]]:

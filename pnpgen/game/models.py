@@ -324,6 +324,22 @@ class HexGenerate(Schema):
     """The field the map's rows go into (the template also sees `seed`)."""
 
 
+class KeepWhole(Schema):
+    """A part of a board that the seams between tiled pages go round when the paper allows
+    (a town, a title, the X on a treasure map); text is kept whole without asking."""
+
+    name: str = Field(min_length=1, max_length=80)
+    """What it is, for the message when no seam can go round it."""
+    x: float = Field(ge=-50, le=5000)
+    """Left edge, board mm from the trim's left."""
+    y: float = Field(ge=-50, le=5000)
+    """Top edge, board mm from the trim's top."""
+    w: float = Field(gt=0, le=5000)
+    """Width, mm."""
+    h: float = Field(gt=0, le=5000)
+    """Height, mm."""
+
+
 class Board(Schema):
     """`cards/<game>/boards/<name>.yaml`: a board, mat or other sheet larger than a card,
     drawn by a template and tiled over pages (or put whole on a poster page)."""
@@ -342,6 +358,9 @@ class Board(Schema):
     """Generate a hex map into a field."""
     overlap: float = Field(12, ge=6, le=50)
     """How far neighbouring tiles overlap, mm; more than the printer's unprintable margin."""
+    keep_whole: list[KeepWhole] = Field([], max_length=200)
+    """Parts of the board no seam should cross (seams also go round every line of text);
+    a seam that cannot is a `print-seams` finding."""
 
     @field_validator("fields")
     @classmethod

@@ -16,6 +16,7 @@ from .. import ops
 from ..sheets.impose import Sheet
 from ..layout import svg
 from ..layout.layouter import ICON
+from .colour import PressColours
 from .replay import Entry, PageRecorder, compress_last_page
 
 @dataclass
@@ -41,11 +42,13 @@ class Painter:
     """Draws laid-out operations (card mm, y down) onto any reportlab canvas: a sheet of
     cards, a board tile, or a figure in a rulebook."""
 
-    def __init__(self, c: Canvas, forms: dict, bleed: float, images: dict | None = None):
+    def __init__(self, c: Canvas, forms: dict, bleed: float, images: dict | None = None,
+                 press: PressColours | None = None):
         self.c = c
         self.forms = forms    # name -> ops.FormDef
         self.images = images if images is not None else {}  # key -> ImageReader, for images converted in memory
         self.bleed = bleed
+        self.press = press    # CMYK mode: images converted to the press's inks (the canvas converts colours)
         self.defined: set[str] = set()
 
     def define_forms(self, names):
@@ -117,7 +120,10 @@ class Painter:
         if op.clip:
             c.saveState()
             self._clip(op.clip, card_h)
-        c.drawImage(self.images.get(op.src, op.src), op.x * MM, y, op.w * MM, op.h * MM, mask="auto")
+        image, mask = self.images.get(op.src, op.src), "auto"
+        if self.press is not None:
+            image, mask = self.press.image(op.src, self.images)
+        c.drawImage(image, op.x * MM, y, op.w * MM, op.h * MM, mask=mask)
         if op.clip:
             c.restoreState()
 
@@ -206,18 +212,19 @@ class Painter:
 
 
 class CardCanvas(Painter):
-    """A PDF being drawn: shared forms are defined once, then pages of cards."""
+    """A PDF being drawn: shared forms are defined once, then pages of cards. With `press`, in
+    CMYK mode: every colour set on the canvas is converted to the press's inks as it is set."""
 
     def __init__(self, path: str, page_mm: tuple[float, float], title: str, forms: dict, bleed: float,
-                 font: str, subject: str = "", images: dict | None = None):
+                 font: str, subject: str = "", images: dict | None = None, press: PressColours | None = None):
         # initialFontName: otherwise every page names Helvetica, a font that is never embedded
         c = Canvas(path, pagesize=(page_mm[0] * MM, page_mm[1] * MM), invariant=1,
-                   pageCompression=1, initialFontName=font, initialFontSize=6)
+                   pageCompression=1, initialFontName=font, initialFontSize=6, enforceColorSpace=press)
         c.setTitle(title)
         c.setCreator("pnpgen")
         c.setAuthor("")
         c.setSubject(subject)
-        super().__init__(c, forms, bleed, images)
+        super().__init__(c, forms, bleed, images, press)
         self.recorder = PageRecorder(c)
 
     # --- pages ----------------------------------------------------------------------------
@@ -368,8 +375,9 @@ class BoardCanvas(CardCanvas):
         steps = [f"{len(layout.tiles)} pages, {layout.cols} across and {layout.rows} down"
                  + (f", for each of the {sides} sides." if sides > 1 else "."),
                  "Print at 100 % (actual size), single-sided.",
-                 "Each page but the first of its row and column has a dashed 'cut' line: cut it there,",
-                 f"lay it over its neighbour so the + marks meet ({layout.overlap:g} mm overlap), and glue.",
+                 "Each page but the first of its row and column has a dashed 'cut' line: cut it there and",
+                 "lay it over its neighbour, its cut edge on the arrow tips and its short lines running on",
+                 "from the arrows' lines; then glue.",
                  "Finally cut the board out along its crop marks."]
         for i, line in enumerate(steps):
             c.drawString(15 * MM, (H - 30 - 5 * i) * MM, line)

@@ -81,6 +81,7 @@ class Face:
     texts: list = field(default_factory=list)
     lines: list = field(default_factory=list)
     background: list = field(default_factory=list)
+    seams: list = field(default_factory=list)   # a tiled board's (Keep, axis, mm) its seams go through
 
     @property
     def label(self) -> str:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ..sheets.seams import crossed
+from .boards import board_tiling, region_keeps, text_keeps
 from .checks import CHECKS
 from .faces import Face, Where, read_face
 from .findings import Finding, Gathered
@@ -59,8 +61,18 @@ def _faces(plan) -> Iterator[Face]:
         if back and not back.per_card and not source.deck.pack:
             yield _face(plan, deck, "", "back", None, back.template, None)
     for board in plan.boards:
-        for side, template in zip("ab", board.sides):
-            yield _face(plan, board, "", side, board.card, template, None)
+        yield from _board_faces(plan, board)
+
+
+def _board_faces(plan, board) -> list[Face]:
+    """Each side of a board, with what its seams go through when tiled on the game's paper."""
+    faces = [_face(plan, board, "", side, board.card, template, None) for side, template in zip("ab", board.sides)]
+    keeps = [region_keeps(board.source)] + [text_keeps(face) for face in faces]
+    layout = board_tiling(plan.game.game, board.source.board, [k for ks in keeps for k in ks])
+    faces[0].seams = crossed(keeps[0], layout.cuts_x, layout.cuts_y)
+    for face, own in zip(faces, keeps[1:]):
+        face.seams += crossed(own, layout.cuts_x, layout.cuts_y)
+    return faces
 
 
 def _face(plan, deck, code: str, side: str, card, template: str, entry) -> Face:
