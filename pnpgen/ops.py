@@ -92,6 +92,20 @@ class Image:
 
 
 @dataclass(frozen=True, slots=True)
+class Svg:
+    """An SVG file drawn as vector paths in a box, maybe clipped and recoloured."""
+
+    src: str          # absolute path
+    x: float          # where the whole drawing goes (may exceed the clip)
+    y: float
+    w: float
+    h: float
+    clip: tuple | None  # (x, y, w, h) or None
+    color: Any = None   # every fill and stroke in this colour (see layout/svg.py), or as drawn
+    opacity: float = 1.0  # 0..1: how much of what lies under it is hidden
+
+
+@dataclass(frozen=True, slots=True)
 class Form:
     """Draw a shared, already-drawn group of operations (a reportlab form XObject)."""
 

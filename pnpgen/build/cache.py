@@ -37,6 +37,7 @@ from reportlab.pdfbase import pdfmetrics
 
 from .. import ops
 from ..files import shown
+from ..layout import svg
 from ..layout.fingerprint import Fingerprints
 from ..pdf.canvas import SheetPage
 from ..pdf.replay import Entry
@@ -159,15 +160,17 @@ def form_names(body) -> tuple[str, ...]:
 
 
 def page_images(page: SheetPage) -> list[str]:
-    """The image sources a page draws outside forms, in order of first use."""
+    """The image sources a page draws outside forms, in order of first use (an SVG by its
+    `svg.replay_key`: its form is defined where the page first draws it)."""
     out: list[str] = []
 
     def walk(body):
         for op in body:
             kind = type(op)
-            if kind is ops.Image:
-                if op.src not in out:
-                    out.append(op.src)
+            if kind is ops.Image or kind is ops.Svg:
+                key = op.src if kind is ops.Image else svg.replay_key(op.src, op.color)
+                if key not in out:
+                    out.append(key)
             elif kind is ops.Group:
                 walk(op.body)
 

@@ -109,6 +109,9 @@ def plan_game(game: GameSource, options: Options | None = None) -> GamePlan:
         for name in filter(None, (board.board.template, board.board.back)):
             layouter.warnings += check_template(game, deck, game.templates[name], exprs.env, common=False)
         plan.boards.append(BoardPlan(board, layouter, card))
+    first = next((p.layouter for p in [*plan.decks, *plan.boards]), None)
+    if first is not None:   # what the game's icons leave out: said once, with the first component
+        first.warnings[:0] = resources.notices
     return plan
 
 

@@ -146,7 +146,13 @@ class Icon(Schema):
     """An icon that text can draw inline as `:name:`."""
 
     image: str | None = None
-    """A PNG or JPEG file in the game's folder (at most 40 megapixels, 50 MB)."""
+    """A PNG, JPEG or SVG file in the game's folder (at most 40 megapixels and 50 MB; an SVG at
+    most 5 MB); an SVG prints as vector paths."""
+    color: str | None = None
+    """Recolour an SVG icon: drop a background square covering its whole viewBox (as
+    game-icons.net's black square) and paint every other fill and stroke in this colour
+    ('#rrggbb', a name or one of the game's colors). For single-colour icons: a many-coloured
+    SVG comes out as a silhouette."""
     size: Size | None = None
     """Design box of a vector icon, mm [w, h]; elements are placed in it."""
     elements: list[ElementEntry] | None = None
@@ -156,6 +162,9 @@ class Icon(Schema):
     def _one_kind(self):
         if (self.image is None) == (self.elements is None):
             raise ValueError("an icon has either image: or elements: (with size:)")
+        if self.color is not None and self.image is None:
+            raise ValueError("color: recolours an SVG icon (image: icons/name.svg); a vector icon's "
+                             "elements have their own colours")
         if self.elements is not None and self.size is None:
             raise ValueError("a vector icon needs size: [w, h] for its elements")
         return self

@@ -10,6 +10,7 @@ from jinja2 import UndefinedError
 
 from .. import expr
 from ..elements.base import has_expr
+from . import svg
 from .resources import Resources
 
 _SIMPLE = re.compile(r"^\{\{\s*(?!(?:true|false|none|True|False|None)\s*\}\})([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$")
@@ -142,6 +143,13 @@ class Context:
 
     def image(self, src: str):
         return self.res.image(src)
+
+    def is_svg(self, key: str) -> bool:
+        """Whether an image's key (from `image`) is an SVG, drawn as vector paths."""
+        return svg.is_svg(key)
+
+    def svg_warnings(self, key: str) -> tuple[str, ...]:
+        return self.res.svg_warnings(key)
 
     @property
     def icons(self) -> dict[str, float]:

@@ -103,6 +103,9 @@ class Fingerprints:
                 data = b"}"
             elif kind is ops.Image:
                 data = b"I" + self.image(op.src).encode() + repr((op.x, op.y, op.w, op.h, op.clip)).encode() + _faded(op.opacity)
+            elif kind is ops.Svg:
+                data = b"S" + self.image(op.src).encode() + repr((op.x, op.y, op.w, op.h, op.clip,
+                                                                   _colour(op.color))).encode() + _faded(op.opacity)
             elif kind is ops.Text:
                 data = self._text(op)
                 if b is not None:

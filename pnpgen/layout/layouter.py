@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from jinja2 import TemplateError, UndefinedError
 
 from .. import fonts, ops
+from . import svg
 from .context import Context, Expressions
 from .nearmiss import draws_art, face_misses
 from ..errors import InputError, LayoutError, Notice
@@ -62,7 +63,10 @@ def icon_forms(game: GameSource, res: Resources, exprs: Expressions) -> dict[str
             if icon.image is not None:
                 key, _ = res.image(icon.image)
                 box = (res.icon_height(name) * res.icons[name], res.icon_height(name))
-                body = [ops.Image(key, 0, 0, box[0], box[1], None)]
+                if svg.is_svg(key):
+                    body = [ops.Svg(key, 0, 0, box[0], box[1], None, res.icon_colors.get(name))]
+                else:
+                    body = [ops.Image(key, 0, 0, box[0], box[1], None)]
             else:
                 box = icon.size
                 ctx = Context(res, exprs, {}, box, 0.0, {})

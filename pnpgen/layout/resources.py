@@ -12,8 +12,8 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase import pdfmetrics
 
 from .. import fonts
-from . import images
-from ..errors import InputError, LayoutError, did_you_mean
+from . import images, svg
+from ..errors import InputError, LayoutError, Notice, did_you_mean
 from ..game.loader import GameSource, confined
 from ..sources.confine import near_miss
 from ..game.models import to_color
@@ -38,14 +38,16 @@ class Resources:
         self.icons: dict[str, float] = {}
         """Icon name -> aspect ratio (w / h); text draws an icon at the text's size."""
         self._icon_heights: dict[str, float] = {}
+        self.icon_colors: dict[str, object] = {}
+        """Icon name -> the colour an SVG icon is recoloured in (only icons that have one)."""
+        self.notices: list[Notice] = []
+        """What drawing the game's icons leaves out (an SVG feature svglib cannot draw)."""
         for name, icon in sorted(game.game.icons.items()):
             if icon.image is not None:
                 try:
-                    _, (pw, ph) = self.image(icon.image)
+                    self._image_icon(name, icon)
                 except LayoutError as exc:
                     raise InputError.at(game.doc.path, game.doc.line(("icons", name)), f"icons.{name}: {exc}") from None
-                self.icons[name] = pw / ph
-                self._icon_heights[name] = 10.0
             else:
                 self.icons[name] = icon.size[0] / icon.size[1]
                 self._icon_heights[name] = icon.size[1]
@@ -61,6 +63,22 @@ class Resources:
                 self.fallbacks.append(self.font(name))
             except LayoutError as exc:
                 raise InputError.at(game.doc.path, game.doc.line(("fallback_fonts", i)), f"fallback_fonts: {exc}") from None
+
+    def _image_icon(self, name: str, icon) -> None:
+        key, (pw, ph) = self.image(icon.image)
+        self.icons[name] = pw / ph
+        self._icon_heights[name] = 10.0
+        if icon.color is not None:
+            if not svg.is_svg(key):
+                raise LayoutError(f"color: recolours an SVG icon; '{icon.image}' is a PNG or JPEG")
+            self.icon_colors[name] = self.color(icon.color)
+        if svg.is_svg(key):
+            line = self.game.doc.line(("icons", name))
+            self.notices += [Notice(self.game.doc.path, line, f"icons.{name}: {w}") for w in self.svg_warnings(key)]
+
+    def svg_warnings(self, key: str) -> tuple[str, ...]:
+        """What drawing the SVG with this key (from `image`) leaves out, as warnings."""
+        return svg.check(Path(key), Path(key).name).warnings
 
     def icon_height(self, name: str) -> float:
         """Height of the frame an icon's form is drawn in, mm (10 for an image icon)."""
@@ -137,15 +155,19 @@ class Resources:
     # --- images ---------------------------------------------------------------------------
     def image(self, src: str):
         """(key, (w, h) px) of an image in the game folder, checked once. The key is the
-        file's path when reportlab can draw the file as it is, else a key into `converted`."""
+        file's path when reportlab can draw the file as it is, else a key into `converted`.
+        An SVG's key is its path, its size that of its drawing (see svg.py)."""
         if src in self._images:
             return self._images[src]
         try:
-            path = confined(self.game.root, src, images.MAX_BYTES)
+            path = confined(self.game.root, src, svg.MAX_BYTES if svg.is_svg(src) else images.MAX_BYTES)
         except ValueError as exc:
             raise LayoutError(str(exc)) from None
         if not path.is_file():
             raise LayoutError(f"image '{src}' not found in {self.game.root.name}/{near_miss(self.game.root, src)}")
+        if svg.is_svg(src):
+            self._images[src] = (str(path), svg.check(path, src).size)
+            return self._images[src]
         fmt, mode, size = images.check(path, src)
         key = str(path)
         if mode not in DRAWN_AS_IS[fmt]:

@@ -5,13 +5,16 @@ replay.py, through the public calls here.)"""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from reportlab import rl_config
+from reportlab.graphics import renderPDF
 from reportlab.lib.colors import Color
 from reportlab.pdfgen.canvas import Canvas
 
 from .. import ops
 from ..sheets.impose import Sheet
+from ..layout import svg
 from ..layout.layouter import ICON
 from .colour import PressColours
 from .replay import Entry, PageRecorder, compress_last_page, end_form
@@ -86,6 +89,11 @@ class Painter:
                     self._faded(op.opacity, self._image, op, card_h)
                 else:
                     self._image(op, card_h)
+            elif kind is ops.Svg:
+                if op.opacity < 1:
+                    self._faded(op.opacity, self._svg, op, card_h)
+                else:
+                    self._svg(op, card_h)
             elif kind is ops.Group:
                 self._group(op, card_h)
             else:
@@ -143,22 +151,6 @@ class Painter:
                 p.close()
             c.drawPath(p, stroke=stroke, fill=fill if op.closed else 0)
 
-    def _image(self, op: ops.Image, card_h):
-        c = self.c
-        y = (card_h - op.y - op.h) * MM
-        if op.clip:
-            c.saveState()
-            cx, cy, cw, ch = op.clip
-            p = c.beginPath()
-            p.rect(cx * MM, (card_h - cy - ch) * MM, cw * MM, ch * MM)
-            c.clipPath(p, stroke=0, fill=0)
-        image, mask = self.images.get(op.src, op.src), "auto"
-        if self.press is not None:
-            image, mask = self.press.image(op.src, self.images)
-        c.drawImage(image, op.x * MM, y, op.w * MM, op.h * MM, mask=mask)
-        if op.clip:
-            c.restoreState()
-
     def _group(self, op: ops.Group, card_h):
         # the group's frame (mm, y down) -> this frame (mm, y down), in points, y up
         c = self.c
@@ -172,6 +164,53 @@ class Painter:
             c.clipPath(p, stroke=0, fill=0)
         self._draw(op.body, 0.0)
         c.restoreState()
+
+    def _image(self, op: ops.Image, card_h):
+        c = self.c
+        y = (card_h - op.y - op.h) * MM
+        if op.clip:
+            c.saveState()
+            self._clip(op.clip, card_h)
+        image, mask = self.images.get(op.src, op.src), "auto"
+        if self.press is not None:
+            image, mask = self.press.image(op.src, self.images)
+        c.drawImage(image, op.x * MM, y, op.w * MM, op.h * MM, mask=mask)
+        if op.clip:
+            c.restoreState()
+
+    def _svg(self, op: ops.Svg, card_h):
+        """An SVG as vector paths: its form, scaled into the op's box."""
+        c = self.c
+        name, picture = self.define_svg(Path(op.src), op.color)
+        c.saveState()
+        if op.clip:
+            self._clip(op.clip, card_h)
+        c.translate(op.x * MM, (card_h - op.y - op.h) * MM)
+        c.scale(op.w * MM / picture.width, op.h * MM / picture.height)
+        c.doForm(name)
+        c.restoreState()
+
+    def define_svg(self, path: Path, color):
+        """(form name, drawing) of an SVG in a colour, its form drawn when first met: once per
+        PDF however many cards show it (reportlab keeps the page being drawn aside meanwhile)."""
+        name, picture = svg.drawing(path, color)
+        if name not in self.defined:
+            c = self.c
+            c.beginForm(name, 0, 0, picture.width, picture.height)
+            binary, rl_config.useA85 = rl_config.useA85, 1   # a picture the SVG embeds goes inline, as text
+            try:
+                renderPDF.draw(picture, c, 0, 0, showBoundary=False)
+            finally:
+                rl_config.useA85 = binary
+            c.endForm()
+            self.defined.add(name)
+        return name, picture
+
+    def _clip(self, box, card_h):
+        x, y, w, h = box
+        p = self.c.beginPath()
+        p.rect(x * MM, (card_h - y - h) * MM, w * MM, h * MM)
+        self.c.clipPath(p, stroke=0, fill=0)
 
     def _paint(self, paint: ops.Paint):
         c = self.c
@@ -371,8 +410,15 @@ class CardCanvas(Painter):
         return self.recorder.record(self.page, images)
 
     def replay_page(self, entry: Entry) -> None:
-        """Put a kept page into the document as drawing it would."""
-        self.recorder.replay(entry, self.images)
+        """Put a kept page into the document as drawing it would (the SVG forms it places
+        defined where drawing it would define them)."""
+        self.recorder.replay(entry, self.images, self._define_kept_svg)
+
+    def _define_kept_svg(self, key: str) -> bool:
+        found = svg.from_replay_key(key)
+        if found is not None:
+            self.define_svg(*found)
+        return found is not None
 
     def save(self):
         self.c.save()

@@ -128,15 +128,18 @@ class PageRecorder:
             return None
         return Entry(contents.content, forms, images, gstates)
 
-    def replay(self, entry: Entry, images: dict) -> None:
+    def replay(self, entry: Entry, images: dict, define=None) -> None:
         """Put a kept page into the document as drawing it would: its images registered in
-        the same order (`images` maps a source to an image converted in memory), its forms
+        the same order (`images` maps a source to an image converted in memory; `define`, when
+        given, takes a source first and says whether it defined a form for it rather), its forms
         and transparency states in its resources, its stream."""
         c = self.c
         if entry.images:
             code = c._code
             c._code = []
             for src in entry.images:
+                if define is not None and define(src):
+                    continue
                 c.drawImage(images.get(src, src), 0, 0, 1, 1, mask="auto")
             c._code = code
         c._formsinuse = list(entry.forms)

@@ -63,7 +63,7 @@ def _bounds(op, forms: dict) -> Box | None:
             xs, ys = [p[0] for p in op.points], [p[1] for p in op.points]
             box = (min(xs), min(ys), max(xs), max(ys))
         return (box[0] - half, box[1] - half, box[2] + half, box[3] + half)
-    if kind is ops.Image:
+    if kind is ops.Image or kind is ops.Svg:
         box = (op.x, op.y, op.x + op.w, op.y + op.h)
         if op.clip:
             cx, cy, cw, ch = op.clip

@@ -16,6 +16,7 @@ from ..errors import LayoutError, did_you_mean
 from ..game.expand import PrintCard
 from ..game.loader import GameSource
 from ..layout.layouter import Layouter
+from ..layout.svg import is_svg
 from ..pdf.canvas import MM
 from .crop import crop
 from .icons import painter as icon_painter
@@ -172,7 +173,8 @@ class Components:
             raise RefError(str(exc)) from None
         w = 80.0
         h = w * ph / pw
-        return Art([ops.Image(key, 0, 0, w, h, None)], (0, 0, w, h), "none", None)
+        picture = ops.Svg(key, 0, 0, w, h, None) if is_svg(key) else ops.Image(key, 0, 0, w, h, None)
+        return Art([picture], (0, 0, w, h), "none", None)
 
 
 def _number(options: dict, key: str, allow_zero: bool = False) -> float | None:
