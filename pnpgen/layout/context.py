@@ -142,6 +142,12 @@ class Context:
     def image(self, src: str):
         return self.res.image(src)
 
+    def image_size(self, src: str):
+        return self.res.image_size(src)
+
+    def place_image(self, src: str, w: float, h: float) -> str:
+        return self.res.place(src, w, h)
+
     @property
     def icons(self) -> dict[str, float]:
         return self.res.icons

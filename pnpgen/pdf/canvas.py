@@ -14,7 +14,7 @@ from .. import ops
 from ..sheets.impose import Sheet
 from ..layout.layouter import ICON
 from .colour import PressColours
-from .replay import Entry, PageRecorder, compress_last_page
+from .replay import Entry, PageRecorder, compress_last_page, draw_image
 
 @dataclass
 class SheetPage:
@@ -102,10 +102,11 @@ class Painter:
                     p = c.beginPath()
                     p.rect(cx * MM, (card_h - cy - ch) * MM, cw * MM, ch * MM)
                     c.clipPath(p, stroke=0, fill=0)
-                image, mask = self.images.get(op.src, op.src), "auto"
                 if self.press is not None:
                     image, mask = self.press.image(op.src, self.images)
-                c.drawImage(image, op.x * MM, y, op.w * MM, op.h * MM, mask=mask)
+                    c.drawImage(image, op.x * MM, y, op.w * MM, op.h * MM, mask=mask)
+                else:
+                    draw_image(c, self.images.get(op.src, op.src), op.x * MM, y, op.w * MM, op.h * MM)
                 if op.clip:
                     c.restoreState()
             elif kind is ops.Group:
