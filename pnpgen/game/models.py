@@ -153,8 +153,8 @@ class PrintLimits(Schema):
 class ImageResolution(Schema):
     """How finely raster art (PNG, JPEG) is put into the PDFs. Art finer than `max_ppi` at
     the size it is printed is resampled to `ppi` there: a 3000 x 4200 px file on a poker card
-    is about 1,100 ppi, four times the pixels a printer can use, and as many times the PDF's
-    size. Photos (more than 4,096 colours once resampled) are stored as high-quality JPEG when
+    is about 1,100 ppi, thirteen times the pixels a printer puts down at 300 ppi, in a PDF
+    many times the size. Photos (more than 4,096 colours once resampled) are stored as high-quality JPEG when
     that is smaller; other art stays lossless; transparency is kept. A JPEG no finer than
     `max_ppi` goes into the PDF byte for byte. `pnpgen build --image-ppi` / `--keep-images`
     override these for one build."""

@@ -227,13 +227,12 @@ class Converted(dict):
         except ValueError as exc:
             raise LayoutError(str(exc)) from None
         name = self.store.name(path, target, self.settings)
-        found = self.store.get(name, key) if name is not None else None
-        if found is None:
+
+        def make() -> printres.PrintImage:
             with images.load(path, rel, target) as im:
-                found = printres.resample(_resamplable(im), target, key)
-            if name is not None:
-                self.store.put(name, found)
-        return found
+                return printres.resample(_resamplable(im), target, key)
+
+        return make() if name is None else self.store.made(name, key, make)
 
 
 def _resamplable(im: PILImage.Image) -> PILImage.Image:
