@@ -8,7 +8,9 @@ Photo or line art, by a measurable rule: after resampling, an image with more th
 PHOTO_COLOURS distinct colours is a photo, stored as a JPEG of quality JPEG_QUALITY (no
 chroma subsampling) when that is smaller than the lossless (Flate) stream; anything else
 (flat colours, drawings, text) is always stored lossless. Transparency is kept as a soft
-mask; an alpha channel that is opaque everywhere is dropped."""
+mask; an alpha channel that is opaque everywhere is dropped. (Whether a photo's JPEG is
+smaller is judged from a sample of its rows when it is less than half their Flate size, so
+the whole image is compressed both ways only when the two are close.)"""
 
 from __future__ import annotations
 
@@ -22,6 +24,8 @@ from PIL import Image
 MM_PER_INCH = 25.4
 PHOTO_COLOURS = 4096
 JPEG_QUALITY = 92
+REDUCING_GAP = 1.5
+BAND_ROWS = 64
 
 
 @dataclass(frozen=True)
@@ -85,23 +89,61 @@ class PrintImage:
 
 def resample(im: Image.Image, size: tuple[int, int], key: str) -> PrintImage:
     """`im` (in a mode reportlab draws: L, LA, RGB or RGBA) resampled to `size`, encoded."""
-    small = im.resize(size, Image.Resampling.LANCZOS, reducing_gap=3.0)
-    alpha = None
-    if small.mode in ("LA", "RGBA"):
-        alpha = small.getchannel("A")
-        small = small.convert("L" if small.mode == "LA" else "RGB")
-        if alpha.getextrema() == (255, 255):
-            alpha = None
+    small, alpha = _smaller(im, size)
     raw = small.tobytes()
-    data, codec = zlib.compress(raw), "FlateDecode"
     if is_photo(small):
-        jpeg = io.BytesIO()
-        small.save(jpeg, "JPEG", quality=JPEG_QUALITY, subsampling=0, optimize=False)
-        if jpeg.tell() < len(data):
-            data, codec = jpeg.getvalue(), "DCTDecode"
+        out = io.BytesIO()
+        small.save(out, "JPEG", quality=JPEG_QUALITY, subsampling=0)
+        jpeg = out.getvalue()
+        if len(jpeg) * 2 < _flate_estimate(raw, small.width * len(small.getbands())):
+            data, codec = jpeg, "DCTDecode"
+        else:
+            flate = zlib.compress(raw)
+            data, codec = (jpeg, "DCTDecode") if len(jpeg) < len(flate) else (flate, "FlateDecode")
+    else:
+        data, codec = zlib.compress(raw), "FlateDecode"
     mask = zlib.compress(alpha.tobytes()) if alpha is not None else None
     space = "DeviceGray" if small.mode == "L" else "DeviceRGB"
     return PrintImage(key, size[0], size[1], space, codec, data, mask)
+
+
+def _smaller(im: Image.Image, size: tuple[int, int]) -> tuple[Image.Image, Image.Image | None]:
+    """`im` at `size` without its alpha channel, and that channel (None when it is opaque
+    everywhere). Averaged down by a whole factor first (the last step, Lanczos, still shrinks
+    by at least REDUCING_GAP), the cheap way to resample a large image well. Transparency is
+    resampled premultiplied, so no colour bleeds from clear pixels."""
+    if im.mode not in ("LA", "RGBA"):
+        return im.resize(size, Image.Resampling.LANCZOS, reducing_gap=REDUCING_GAP), None
+    flat = "L" if im.mode == "LA" else "RGB"
+    opaque = im.getchannel("A").getextrema() == (255, 255)
+    factor = max(1, int(min(im.width / size[0], im.height / size[1]) / REDUCING_GAP))
+    small = _reduced(im, factor, flat if opaque else None).resize(size, Image.Resampling.LANCZOS)
+    if opaque:
+        return small, None
+    return small.convert(flat), small.getchannel("A")
+
+
+def _reduced(im: Image.Image, factor: int, mode: str | None) -> Image.Image:
+    """`im` averaged down by `factor` (and converted to `mode`, dropping an opaque alpha), a
+    band of rows at a time: a copy of a whole 12-megapixel picture would be another 50 MB."""
+    if factor == 1 and mode is None:
+        return im
+    out = Image.new(mode or im.mode, (-(-im.width // factor), -(-im.height // factor)))
+    step = factor * BAND_ROWS
+    for top in range(0, im.height, step):
+        part = im.crop((0, top, im.width, min(im.height, top + step)))
+        if mode is not None:
+            part = part.convert(mode)
+        out.paste(part.reduce(factor) if factor > 1 else part, (0, top // factor))
+    return out
+
+
+def _flate_estimate(raw: bytes, row: int) -> int:
+    """The size the Flate stream of `raw` (rows of `row` bytes) would have, from every eighth
+    band of 16 rows (a photo whose JPEG is less than half that needs no exact figure)."""
+    band = 16 * row
+    sample = b"".join(raw[i:i + band] for i in range(0, len(raw), 8 * band))
+    return len(zlib.compress(sample)) * len(raw) // max(1, len(sample))
 
 
 def is_photo(im: Image.Image) -> bool:
