@@ -164,6 +164,16 @@ def test_game_setting_and_its_errors(tmp_path):
     assert "game.yaml:3" in ran.stderr and "max_ppi" in ran.stderr and "Traceback" not in ran.stderr
 
 
+def test_a_pdfx_build_puts_the_resampled_art_in_cmyk(tmp_path):
+    see_through = painting()
+    see_through.putalpha(Image.linear_gradient("L").resize(see_through.size))
+    game_with(tmp_path, {"a.png": see_through, "b.png": painting(seed=2, mode="RGB")})
+    drawn = placed_images(build(tmp_path, "--pdfx"))
+    assert len(drawn) == 2
+    for placed in drawn:
+        assert 280 <= ppi(placed) <= 460 and placed[0]["/ColorSpace"] == "/DeviceCMYK"
+
+
 def test_line_art_stays_lossless_and_photos_may_be_jpeg(tmp_path):
     lines = Image.new("RGB", (1500, 2100), "white")
     draw = ImageDraw.Draw(lines)

@@ -86,6 +86,19 @@ class PrintImage:
         mask = rest[length:] or None
         return PrintImage(key.decode(), width, height, space, codec, rest[:length], mask)
 
+    def picture(self) -> Image.Image:
+        """The image decoded back into a picture (L, LA, RGB or RGBA): for a PDF/X file, whose
+        press colours are made from pixels."""
+        size, mode = (self.width, self.height), ("L" if self.colour_space == "DeviceGray" else "RGB")
+        if self.codec == "DCTDecode":
+            with Image.open(io.BytesIO(self.data)) as jpeg:
+                im = jpeg.convert(mode)
+        else:
+            im = Image.frombytes(mode, size, zlib.decompress(self.data))
+        if self.mask is not None:
+            im.putalpha(Image.frombytes("L", size, zlib.decompress(self.mask)))
+        return im
+
 
 def resample(im: Image.Image, size: tuple[int, int], key: str) -> PrintImage:
     """`im` (in a mode reportlab draws: L, LA, RGB or RGBA) resampled to `size`, encoded."""
