@@ -10,7 +10,10 @@ Then peak memory by deck size (1,000, 5,000 and 20,000 cards, with and without t
 cache), each against 1,000 cards: it should stay within 20 %. Then the build cache: a clean
 build, a rebuild with nothing changed and a rebuild after a one-card edit (checked byte for
 byte against a clean build), wall and CPU seconds: `python benchmarks/bench.py incremental`
-runs that part alone. Then boards: a generated hex
+runs that part alone. Then art (`python benchmarks/bench.py art` alone): 100 cards, each with
+its own full-bleed 3000 x 4200 RGBA PNG, against the time Pillow alone takes to decode those
+files in one process: a clean build, its peak memory and PDF, the finest image in the PDF,
+and rebuilds with the art unchanged. Then boards: a generated hex
 board of 10 x 10 and 20 x 10 hexes (generation, drawing and tiling, in process, so without
 start-up), and the whole bundled project (`pnpgen build`, every game, as a fresh process).
 Last, a 2,000-card deck loaded from .xlsx, .ods and .csv card sheets against the same deck in
@@ -230,6 +233,142 @@ def incremental(sizes=(1000, 10000), repeat=3):
                   f"{written:>7} of {len(pdfs)}")
 
 
+ART_TEMPLATE = """size: poker
+elements:
+  - image: {src: "art/{{ art }}", x: 0, y: 0, w: 63.5, h: 88.9, bleed: true}
+  - text: {x: 6, y: 6, w: 51.5, h: 9, text: "{{ title }}", font: sans-bold, size: 13, align: center}
+"""
+
+
+def paint(args) -> None:
+    """One card's art, 3000 x 4200 RGBA, from its seed: a smooth colour field, a gradient, a
+    grain and strokes (deterministic; saved fast, as a paint program's export would be)."""
+    from PIL import Image, ImageChops, ImageDraw
+    import random
+    seed, path = args
+    w, h = 3000, 4200
+    rnd = random.Random(seed)
+    small = Image.new("RGB", (6, 8))
+    small.putdata([tuple(rnd.randrange(256) for _ in range(3)) for _ in range(48)])
+    base = small.resize((w, h), Image.Resampling.BICUBIC)
+    gradient = Image.linear_gradient("L").resize((w, h))
+    grain = Image.effect_noise((w // 4, h // 4), 40).resize((w, h), Image.Resampling.BILINEAR)
+    r, g, b = base.split()
+    base = Image.merge("RGB", [ImageChops.add(r, gradient, 2), ImageChops.multiply(g, grain.point(lambda v: 200 + v // 5)), b])
+    draw = ImageDraw.Draw(base)
+    for _ in range(12):
+        x, y, radius = rnd.randrange(w), rnd.randrange(h), rnd.randrange(80, 600)
+        draw.ellipse((x - radius, y - radius, x + radius, y + radius),
+                     outline=tuple(rnd.randrange(256) for _ in range(3)), width=rnd.randrange(4, 30))
+    base.convert("RGBA").save(path, compress_level=1)
+
+
+def make_art_game(root: Path, n: int) -> list[Path]:
+    """A deck of n cards, each drawing its own art file full bleed; the files it draws."""
+    from multiprocessing import Pool
+    game = root / "cards" / "bench"
+    (game / "decks").mkdir(parents=True)
+    (game / "art").mkdir()
+    (root / "templates" / "bench").mkdir(parents=True)
+    (game / "game.yaml").write_text(GAME)
+    (root / "templates" / "bench" / "card.yaml").write_text(ART_TEMPLATE)
+    (root / "templates" / "bench" / "back.yaml").write_text(BACK)
+    rows = ["name: Art deck", "template: card", "back: {template: back}",
+            "fields: {title: {required: true}, art: {required: true}}", "cards:"]
+    rows += [f'  - {{title: "Card {i + 1}", art: "a{i:03}.png"}}' for i in range(n)]
+    (game / "decks" / "deck.yaml").write_text("\n".join(rows) + "\n")
+    paths = [game / "art" / f"a{i:03}.png" for i in range(n)]
+    with Pool() as pool:
+        pool.map(paint, list(enumerate(paths)))
+    return paths
+
+
+def decode_seconds(paths: list[Path]) -> float:
+    """Pillow alone opening and fully decoding every file, one after another, in this process."""
+    from PIL import Image
+    start = time.perf_counter()
+    for path in paths:
+        with Image.open(path) as im:
+            im.load()
+    return time.perf_counter() - start
+
+
+def finest_ppi(pdf: Path) -> tuple[float, int]:
+    """The finest image in the PDF (pixels per inch at the size it is placed at, from the
+    content streams' matrices) and how many images it places."""
+    import math
+    from pypdf import PdfReader
+    from pypdf.generic import ContentStream
+    reader, finest, count = PdfReader(pdf), 0.0, 0
+
+    def walk(content, resources, ctm):
+        nonlocal finest, count
+        stack, xobjects = [], (resources or {}).get("/XObject") or {}
+        for operands, op in ContentStream(content, reader).operations:
+            if op == b"q":
+                stack.append(ctm)
+            elif op == b"Q":
+                ctm = stack.pop()
+            elif op == b"cm":
+                a, b, c, d, e, f = (float(v) for v in operands)
+                A, B, C, D, E, F = ctm
+                ctm = (a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D, e * A + f * C + E, e * B + f * D + F)
+            elif op == b"Do":
+                xobj = xobjects[operands[0]].get_object()
+                if xobj["/Subtype"] == "/Image":
+                    count += 1
+                    finest = max(finest, xobj["/Width"] * 72 / math.hypot(ctm[0], ctm[1]),
+                                 xobj["/Height"] * 72 / math.hypot(ctm[2], ctm[3]))
+                else:
+                    walk(xobj, xobj.get("/Resources"), ctm)
+
+    for page in reader.pages:
+        walk(page.get_contents(), page["/Resources"], (1.0, 0.0, 0.0, 1.0, 0.0, 0.0))
+    return finest, count
+
+
+def art(n=100, repeat=3):
+    """The art-heavy deck (see the module docstring). Targets: a clean build within Pillow's
+    decode time + 1 s, peak memory (the build and its workers) under 150 MB, no image finer
+    than about 460 ppi, a rebuild with the art unchanged under 1 s."""
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        start = time.perf_counter()
+        paths = make_art_game(root, n)
+        made = time.perf_counter() - start
+        size = sum(p.stat().st_size for p in paths) / 1e6
+        decode = min(decode_seconds(paths) for _ in range(repeat))
+        print(f"art: {n} cards, each its own 3000 x 4200 RGBA PNG ({size:.0f} MB in all, made in {made:.0f} s)")
+        print(f"  Pillow alone, decoding the {n} files in one process: {decode:.2f} s")
+        cmd = [sys.executable, "-m", "pnpgen", "--root", str(root), "build", "-q"]
+        builds = []
+        for k in range(repeat):
+            out = root / f"clean{k}"
+            t, mem = run(cmd + ["--out", str(out)])
+            builds.append((t, mem, out))
+        t, mem, out = min(builds)
+        pdf = out / "bench" / "deck.pdf"
+        finest, count = finest_ppi(pdf)
+        aim = decode + 1
+        print(f"  clean build: {t:.2f} s ({'within' if t <= aim else 'OVER'} {aim:.2f} s), peak {max(b[1] for b in builds):.0f} MB "
+              f"(the build and its workers), PDF {pdf.stat().st_size / 1e6:.1f} MB, "
+              f"{count} images placed, the finest at {finest:.0f} ppi")
+        unchanged = min(run(cmd + ["--out", str(out)]) for _ in range(repeat))
+        deck = root / "cards" / "bench" / "decks" / "deck.yaml"
+        text = deck.read_text()
+        edits = []
+        for i in range(repeat):     # a title edited: the PDF is written again, every image put back in
+            deck.write_text(text.replace(f'title: "Card {i + 2}"', f'title: "Card {i + 2}, edited"'))
+            edits.append(run(cmd + ["--out", str(out)]))
+        print(f"  rebuild, nothing changed: {unchanged[0]:.2f} s; one title edited (the PDF written again, "
+              f"its art taken from out/.cache): {min(edits)[0]:.2f} s, peak {max(e[1] for e in edits):.0f} MB")
+        deck.write_text(text)
+        t, mem = run(cmd + ["--out", str(root / "kept"), "--keep-images", "--no-cache"])
+        kept = root / "kept" / "bench" / "deck.pdf"
+        print(f"  --keep-images (every image as it is, as before): {t:.2f} s, peak {mem:.0f} MB, "
+              f"PDF {kept.stat().st_size / 1e6:.1f} MB, the finest at {finest_ppi(kept)[0]:.0f} ppi")
+
+
 def boards(repeat=3):
     """Seconds to generate, lay out, tile and write a Swarm-style hex board, in process."""
     from pnpgen.build import Options, Project, build_loaded, load
@@ -339,9 +478,14 @@ if __name__ == "__main__":
     if sys.argv[1:] == ["spreadsheets"]:
         spreadsheets()
         sys.exit()
+    if sys.argv[1:] == ["art"]:
+        compiled()
+        art()
+        sys.exit()
     main([int(a) for a in sys.argv[1:]] or [1000, 10000, 20000])
     memory()
     incremental()
+    art()
     boards()
     rulebooks()
     exports()

@@ -31,6 +31,8 @@ from .hostile_files import MUTATORS, flip_bytes, hostile_game, huge_cmap, huge_d
 
 LIMIT_BYTES = 1 << 30
 SECONDS = 10
+"""CPU time a run may take; a run still going after WALL seconds has hung."""
+WALL = 120
 RUNNER = f"""
 import resource, sys
 resource.setrlimit(resource.RLIMIT_AS, ({LIMIT_BYTES}, {LIMIT_BYTES}))
@@ -49,13 +51,18 @@ class Ran:
 
 
 def run(cwd: Path, *args) -> Ran:
-    """`pnpgen ARGS` in a subprocess with at most 1 GB of memory; a run over 10 s fails the test."""
+    """`pnpgen ARGS` in a subprocess with at most 1 GB of memory; a run that takes over
+    SECONDS of CPU time (it and its workers), or has not ended after WALL seconds, fails the test."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     try:
         proc = subprocess.run([sys.executable, "-c", RUNNER, *map(str, args)], cwd=cwd, env=env, capture_output=True,
-                              text=True, timeout=SECONDS, stdin=subprocess.DEVNULL)
+                              text=True, timeout=WALL, stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
-        pytest.fail(f"pnpgen {' '.join(map(str, args))} ran over {SECONDS} s")
+        pytest.fail(f"pnpgen {' '.join(map(str, args))} still running after {WALL} s")
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    assert cpu < SECONDS, f"pnpgen {' '.join(map(str, args))} took {cpu:.1f} s of CPU"
     return Ran(proc.returncode, proc.stdout, proc.stderr)
 
 

@@ -4,11 +4,14 @@ last deck leaves no new file behind."""
 
 from __future__ import annotations
 
+import tempfile
+from contextlib import contextmanager
 from pathlib import Path
 
 from .. import files
 from ..errors import InputError, Notice
 from ..game.loader import GameSource
+from ..layout.imagestore import ImageStore
 from .boards import build_board
 from .cache import PageCache
 from .decks import build_deck
@@ -34,6 +37,26 @@ def build_loaded(game: GameSource, options: Options) -> list[DeckResult]:
     results: list[DeckResult] = []
     cache = PageCache(options.out / ".cache" / "pages.sqlite" if options.cache else None, options.progress)
     book = Manifest(game) if options.manifest else None
+    with image_store(options) as folder:
+        plan.resources.converted.store = ImageStore(folder)
+        _build_all(plan, outdir, options, cache, book, results)
+    return results
+
+
+@contextmanager
+def image_store(options: Options):
+    """Where resampled art is kept: out/.cache/images, or, without the build cache, a
+    temporary folder that the build's worker processes share and that goes with the build."""
+    if options.cache:
+        yield options.out / ".cache" / "images"
+        return
+    with tempfile.TemporaryDirectory(prefix="pnpgen-images-") as folder:
+        yield Path(folder)
+
+
+def _build_all(plan: GamePlan, outdir: Path, options: Options, cache: PageCache, book: Manifest | None,
+               results: list) -> None:
+    """Draw everything, then put the files and the manifest in place together."""
     try:
         with files.Staged() as staged:
             _build_components(plan, outdir, options, cache, book, staged, results)
@@ -46,7 +69,6 @@ def build_loaded(game: GameSource, options: Options) -> list[DeckResult]:
         cache.close()
         if book is not None:
             book.close()
-    return results
 
 
 def _build_components(plan: GamePlan, outdir: Path, options: Options, cache: PageCache, book: Manifest | None,

@@ -93,6 +93,7 @@ class InputKeys:
         self.base = hashlib.sha256(environment(game, out).encode())
         self.base.update(f"{source.id}\0{source.doc.path}\0{source.size}\0".encode())
         self.base.update(source.deck.model_dump_json().encode())
+        self.base.update(deck.layouter.res.image_settings.text().encode())   # (--image-ppi, --keep-images)
         self.digest = self.base.hexdigest()
         """The deck's and the game's part of every key."""
         self.sheets = sheets

@@ -30,6 +30,8 @@ class Options:
     slug_note: str = ""          # said on every card sheet's slug after the deck (reprints name their revision)
     cache: bool = True           # keep drawn pages in <out>/.cache and copy the unchanged ones next time
     manifest: bool = True        # write out/<game>/manifest.json: each card's print digests and where it is printed
+    image_ppi: float | None = None   # overrides the game's images.ppi (and max_ppi: 1.5 times it)
+    keep_images: bool = False     # every image into the PDFs as it is (no resampling)
     workers: int | None = 1       # processes laying out and drawing a long deck: None, one a core; 1, this one
     pdfx: bool = False           # decks and boards as PDF/X-1a for a print shop: CMYK through the press profile
     progress: Callable[[str], None] = lambda message: None     # a line on how the build goes

@@ -13,7 +13,8 @@ from ..layout.boards import board_card
 from ..layout.context import Expressions
 from ..layout.layouter import Layouter, icon_forms
 from ..layout.lint import check_template
-from ..layout.resources import Resources
+from ..layout.printres import ImageSettings
+from ..layout.resources import Resources, settings_of
 from ..ops import Form, FormDef
 from ..rulebook.source import FILE as RULEBOOK
 from ..sheets.custom_layout import SheetLayout, is_path, load as load_sheet_layout
@@ -95,7 +96,7 @@ def plan_game(game: GameSource, options: Options | None = None) -> GamePlan:
     layouter's warnings."""
     options = options or Options()
     numbers = assign_numbers(game)
-    resources = Resources(game)
+    resources = Resources(game, image_settings(game, options))
     exprs = Expressions()
     plan = GamePlan(game, resources, icon_forms(game, resources, exprs))
     for deck in game.decks:  # check every template before drawing anything
@@ -113,6 +114,17 @@ def plan_game(game: GameSource, options: Options | None = None) -> GamePlan:
     if first is not None:   # what the game's icons leave out: said once, with the first component
         first.warnings[:0] = resources.notices
     return plan
+
+
+def image_settings(game: GameSource, options: Options) -> ImageSettings:
+    """game.yaml's `images`, with --image-ppi (resampling art finer than 1.5 times it) or
+    --keep-images applied."""
+    settings = settings_of(game)
+    if options.image_ppi is not None:
+        settings = replace(settings, ppi=options.image_ppi, max_ppi=options.image_ppi * 1.5, keep=False)
+    if options.keep_images:
+        settings = replace(settings, keep=True)
+    return settings
 
 
 def _lint_deck(game: GameSource, deck: DeckSource, layouter: Layouter, cards, exprs: Expressions) -> None:

@@ -38,6 +38,10 @@ from .say import Say, talk
 @click.option("--pdfx", is_flag=True,
               help="Decks and boards as PDF/X-1a:2003 for a print shop: CMYK through the shipped GRACoL "
                    "press profile, output intent, TrimBox and BleedBox (every page drawn anew, no cache).")
+@click.option("--image-ppi", type=click.FloatRange(72, 4800), default=None, metavar="PPI",
+              help="Resample art finer than 1.5 times PPI where it is printed down to PPI (default: the "
+                   "game's images setting, 300 above 450).")
+@click.option("--keep-images", is_flag=True, help="Put every image into the PDFs as it is, however fine.")
 @click.option("--no-cache", is_flag=True,
               help="Draw every page anew and keep none (the cache in <out>/.cache copies unchanged pages).")
 @click.option("--format", "fmt", type=click.Choice(["text", "github"]), default="text", show_default=True,
@@ -45,7 +49,7 @@ from .say import Say, talk
 @talk
 @click.pass_obj
 def build(project: Project, game, out, paper, flip, back_offset, no_check, strict, seed, poster, booklet, layout,
-          pdfx, no_cache, fmt, quiet, verbose):
+          pdfx, image_ppi, keep_images, no_cache, fmt, quiet, verbose):
     """Build every game (or the GAMEs named) into out/<game>/<deck>.pdf.
 
     Each game's rules (cards/<game>/rules.yaml) are checked first; a game that breaks one
@@ -54,6 +58,7 @@ def build(project: Project, game, out, paper, flip, back_offset, no_check, stric
     options = Options(out=out or project.root / "out", paper=paper, flip=flip, strict=strict, seed=seed,
                       back_offset=back_offset, poster=poster, booklet=booklet, lenient_rulebook=no_check,
                       layout=load_layout(layout), cache=not no_cache, workers=None, pdfx=pdfx,
+                      image_ppi=image_ppi, keep_images=keep_images,
                       progress=say.progress, step=say.step)
     failed = broken = False
     for name in selected(project, game):

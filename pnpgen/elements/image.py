@@ -13,7 +13,8 @@ class Image(Element):
     """Image file, relative to the game's folder (may be an expression, e.g.
     'art/{{ title }}.png'): a PNG or JPEG of at most 40 megapixels and 50 MB, or an SVG of at
     most 5 MB (printed as vector paths), inside the game folder once links are followed; one
-    cut short or damaged is an error at this line."""
+    cut short or damaged is an error at this line. Raster art finer than the game's
+    `images.max_ppi` where it is printed is resampled to `images.ppi`."""
     x: Coord = 0
     """Left edge of the box, mm from the trim's left."""
     y: Coord = 0
@@ -36,7 +37,7 @@ class Image(Element):
 
     def ops(self, ctx):
         src = ctx.eval(self.src)
-        path, (pw, ph) = ctx.image(src)
+        path, (pw, ph) = ctx.image_size(src)
         x, y, w, h = bleed_box(self.x, self.y, self.w, self.h, ctx) if self.bleed else (
             self.x, self.y, self.w, self.h)
         clip = None
@@ -48,7 +49,8 @@ class Image(Element):
         if not ctx.is_svg(path):
             if self.color is not None:
                 raise LayoutError(f"color: recolours an SVG; '{src}' is a PNG or JPEG")
-            return [ops.Image(path, x, y, w, h, clip, self.opacity)]
+            return [ops.Image(ctx.place_image(src, w, h), x, y, w, h, clip, self.opacity)]
+        ctx.image(src)
         for warning in ctx.svg_warnings(path):
             ctx.warn(warning)
         return [ops.Svg(path, x, y, w, h, clip, ctx.color(self.color), self.opacity)]

@@ -203,6 +203,30 @@ class PrintLimits(Schema):
     """warning: reported, and `pnpgen check` still passes (unless --strict); error: fails it."""
 
 
+class ImageResolution(Schema):
+    """How finely raster art (PNG, JPEG) is put into the PDFs. Art finer than `max_ppi` at
+    the size it is printed is resampled to `ppi` there: a 3000 x 4200 px file on a poker card
+    is about 1,100 ppi, thirteen times the pixels a printer puts down at 300 ppi, in a PDF
+    many times the size. Photos (more than 4,096 colours once resampled) are stored as high-quality JPEG when
+    that is smaller; other art stays lossless; transparency is kept. A JPEG no finer than
+    `max_ppi` goes into the PDF byte for byte. `pnpgen build --image-ppi` / `--keep-images`
+    override these for one build."""
+
+    max_ppi: float = Field(450, ge=72, le=4800)
+    """Art finer than this (pixels per inch where it is printed) is resampled."""
+    ppi: float = Field(300, ge=72, le=4800)
+    """What art finer than `max_ppi` is resampled to, pixels per inch."""
+    resample: bool = True
+    """false: every image goes into the PDFs as it is, however fine."""
+
+    @model_validator(mode="after")
+    def _order(self):
+        if self.ppi > self.max_ppi:
+            raise ValueError(f"ppi ({self.ppi:g}) is above max_ppi ({self.max_ppi:g}); "
+                             "resampling only makes art coarser: lower ppi or raise max_ppi")
+        return self
+
+
 class Game(Schema):
     """`cards/<game>/game.yaml`: settings shared by every deck of a game."""
 
@@ -257,6 +281,8 @@ class Game(Schema):
     credits: str = ""
     """A credits line (e.g. which content is reconstructed): the subject of every PDF of the
     game, and shown by `pnpgen list`."""
+    images: ImageResolution = ImageResolution()
+    """Print resolution of raster art: finer art is resampled."""
 
     @field_validator("back_offset", mode="before")
     @classmethod

@@ -151,6 +151,12 @@ class Context:
     def svg_warnings(self, key: str) -> tuple[str, ...]:
         return self.res.svg_warnings(key)
 
+    def image_size(self, src: str):
+        return self.res.image_size(src)
+
+    def place_image(self, src: str, w: float, h: float) -> str:
+        return self.res.place(src, w, h)
+
     @property
     def icons(self) -> dict[str, float]:
         return self.res.icons

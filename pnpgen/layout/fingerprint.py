@@ -14,7 +14,7 @@ from reportlab.lib.colors import Color
 
 from .. import fonts, ops
 from .layouter import ICON
-from .resources import CONVERTED
+from .resources import source_of
 
 CARD_CODE = re.compile(r"[A-Z][A-Z0-9]{0,5}-[0-9]+")
 """A card code as pnpgen writes it: capitals and digits, a hyphen, a number. Nothing else a
@@ -75,14 +75,16 @@ class Fingerprints:
         return self._fonts[key]
 
     def image(self, src: str) -> str:
-        """The digest of an image's file; a key of an image converted in memory names its source."""
+        """The digest of an image's file; a key of an image converted or resampled in memory
+        names its source (and the size it is resampled to)."""
         if src not in self._files:
-            path = Path(src)
-            if src.startswith(CONVERTED):
-                rel = src[len(CONVERTED):]
+            path, done = Path(src), ""
+            made = source_of(src)
+            if made is not None:
+                rel, done = made
                 path = (self.root / rel) if self.root else Path(rel)
             try:
-                self._files[src] = hashlib.sha256(path.read_bytes()).hexdigest()
+                self._files[src] = hashlib.sha256(path.read_bytes()).hexdigest() + (f"@{done}" if done else "")
             except OSError:
                 self._files[src] = "unreadable:" + path.name
         return self._files[src]

@@ -12,7 +12,8 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase import pdfmetrics
 
 from .. import fonts
-from . import images, svg
+from . import images, printres, svg
+from .imagestore import ImageStore
 from ..errors import InputError, LayoutError, Notice, did_you_mean
 from ..game.loader import GameSource, confined
 from ..sources.confine import near_miss
@@ -20,6 +21,9 @@ from ..game.models import to_color
 
 CONVERTED = "converted:"
 """The start of the key of an image converted in memory; the rest is its path in the game folder."""
+PRINTED = "print:"
+"""The start of the key of an image resampled to print resolution: `print:<w>x<h>:<its path in
+the game folder>` (printres.py)."""
 DRAWN_AS_IS = {"PNG": {"1", "L", "LA", "P", "RGB", "RGBA"}, "JPEG": {"L", "RGB"}}
 """Image modes reportlab draws faithfully straight from the file. Anything else (16-bit
 grey, which it would clip to white; CMYK, whose inversion it guesses; premultiplied or
@@ -27,14 +31,17 @@ palette-with-alpha modes) is converted with Pillow first."""
 
 
 class Resources:
-    def __init__(self, game: GameSource):
+    def __init__(self, game: GameSource, image_settings: printres.ImageSettings | None = None):
         self.game = game
         self._colors: dict = {}
         self._fonts: dict[str, str] = {}
         self._coverage: dict[str, frozenset] = {}
         self._images: dict = {}
-        self.converted = Converted(game.root)
-        """Images drawn from memory after conversion, by the key their ops carry."""
+        self._sizes: dict = {}
+        self.image_settings = image_settings or settings_of(game)
+        """When art is resampled to print resolution."""
+        self.converted = Converted(game.root, self.image_settings)
+        """Images drawn from memory after conversion or resampling, by the key their ops carry."""
         self.icons: dict[str, float] = {}
         """Icon name -> aspect ratio (w / h); text draws an icon at the text's size."""
         self._icon_heights: dict[str, float] = {}
@@ -159,37 +166,108 @@ class Resources:
         An SVG's key is its path, its size that of its drawing (see svg.py)."""
         if src in self._images:
             return self._images[src]
+        key, size = self.image_size(src)
+        if not svg.is_svg(src):
+            images.check(self._path(src), src)
+        self._images[src] = (key, size)
+        return self._images[src]
+
+    def image_size(self, src: str):
+        """(key, (w, h) px) of an image in the game folder, from its header: to be `place`d."""
+        found = self._images.get(src) or self._sizes.get(src)
+        if found is None:
+            path = self._path(src)
+            if svg.is_svg(src):
+                found = (str(path), svg.check(path, src).size)
+            else:
+                fmt, mode, size = images.probe(path, src)
+                found = (str(path) if mode in DRAWN_AS_IS[fmt] else CONVERTED + src, size)
+            self._sizes[src] = found
+        return found
+
+    def place(self, src: str, w: float, h: float) -> str:
+        """The key an op draws the image `src` with when it is printed over w x h mm: the
+        image as `image` gives it (checked), or resampled to print resolution
+        (printres.py) when it is finer than the game's limit there."""
+        key, size = self.image_size(src)
+        if svg.is_svg(src):         # vectors: drawn as they are at any size
+            return self.image(src)[0]
+        target = printres.target_size(size, (w, h), self.image_settings)
+        if target is None:
+            return self.image(src)[0]
+        printed = f"{PRINTED}{target[0]}x{target[1]}:{src}"
+        self.converted.get(printed)
+        return printed
+
+    def _path(self, src: str) -> Path:
         try:
             path = confined(self.game.root, src, svg.MAX_BYTES if svg.is_svg(src) else images.MAX_BYTES)
         except ValueError as exc:
             raise LayoutError(str(exc)) from None
         if not path.is_file():
             raise LayoutError(f"image '{src}' not found in {self.game.root.name}/{near_miss(self.game.root, src)}")
-        if svg.is_svg(src):
-            self._images[src] = (str(path), svg.check(path, src).size)
-            return self._images[src]
-        fmt, mode, size = images.check(path, src)
-        key = str(path)
-        if mode not in DRAWN_AS_IS[fmt]:
-            key = CONVERTED + src
-        self._images[src] = (key, size)
-        return self._images[src]
+        return path
+
+
+def settings_of(game: GameSource) -> printres.ImageSettings:
+    """game.yaml's `images` settings."""
+    spec = game.game.images
+    return printres.ImageSettings(spec.max_ppi, spec.ppi, not spec.resample)
+
+
+def source_of(key: str) -> tuple[str, str] | None:
+    """(path in the game folder, what was done to it) of a converted or resampled image's key;
+    None for a key that is a file's path."""
+    if key.startswith(CONVERTED):
+        return key[len(CONVERTED):], ""
+    if key.startswith(PRINTED):
+        size, rel = key[len(PRINTED):].split(":", 1)
+        return rel, size
+    return None
 
 
 class Converted(dict):
-    """Images converted in memory, by key (CONVERTED + the image's path in the game folder). A
-    key not converted here yet (a worker process's layout met the image) is converted when
-    asked for."""
+    """Images converted (CONVERTED + the image's path in the game folder) or resampled
+    (PRINTED...) in memory, by key. A key not made here yet (a worker process's layout met the
+    image) is made when asked for: a resampled image is taken from the `store` when it holds
+    it, and put there once made."""
 
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, settings: printres.ImageSettings | None = None):
         super().__init__()
         self.root = root
+        self.settings = settings or printres.ImageSettings()
+        self.store = ImageStore()
 
     def get(self, key, default=None):
-        if key not in self and isinstance(key, str) and key.startswith(CONVERTED):
-            with PILImage.open(confined(self.root, key[len(CONVERTED):])) as im:
-                self[key] = ImageReader(_drawable(im))
+        if key not in self and isinstance(key, str):
+            if key.startswith(CONVERTED):
+                with PILImage.open(confined(self.root, key[len(CONVERTED):])) as im:
+                    self[key] = ImageReader(_drawable(im))
+            elif key.startswith(PRINTED):
+                self[key] = self._printed(key)
         return super().get(key, default)
+
+    def _printed(self, key: str) -> printres.PrintImage:
+        rel, size = source_of(key)
+        target = tuple(int(n) for n in size.split("x"))
+        try:
+            path = confined(self.root, rel, images.MAX_BYTES)
+        except ValueError as exc:
+            raise LayoutError(str(exc)) from None
+        name = self.store.name(path, target, self.settings)
+
+        def make() -> printres.PrintImage:
+            with images.load(path, rel, target) as im:
+                return printres.resample(_resamplable(im), target, key)
+
+        return make() if name is None else self.store.made(name, key, make)
+
+
+def _resamplable(im: PILImage.Image) -> PILImage.Image:
+    """The image in a mode printres resamples (L, LA, RGB or RGBA), not copied if it is one."""
+    if im.mode in ("L", "LA", "RGB", "RGBA"):
+        return im
+    return im.convert("L") if im.mode == "1" else _drawable(im)
 
 
 def _drawable(im: PILImage.Image) -> PILImage.Image:

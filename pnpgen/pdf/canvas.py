@@ -17,7 +17,7 @@ from ..sheets.impose import Sheet
 from ..layout import svg
 from ..layout.layouter import ICON
 from .colour import PressColours
-from .replay import Entry, PageRecorder, compress_last_page, end_form
+from .replay import Entry, PageRecorder, compress_last_page, draw_image, end_form
 
 @dataclass
 class SheetPage:
@@ -171,10 +171,11 @@ class Painter:
         if op.clip:
             c.saveState()
             self._clip(op.clip, card_h)
-        image, mask = self.images.get(op.src, op.src), "auto"
         if self.press is not None:
             image, mask = self.press.image(op.src, self.images)
-        c.drawImage(image, op.x * MM, y, op.w * MM, op.h * MM, mask=mask)
+            c.drawImage(image, op.x * MM, y, op.w * MM, op.h * MM, mask=mask)
+        else:
+            draw_image(c, self.images.get(op.src, op.src), op.x * MM, y, op.w * MM, op.h * MM)
         if op.clip:
             c.restoreState()
 

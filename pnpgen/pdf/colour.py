@@ -20,7 +20,7 @@ from PIL import Image, ImageCms
 from reportlab.lib.colors import CMYKColor, Color, toColor
 from reportlab.lib.utils import ImageReader
 
-from ..layout.resources import CONVERTED
+from ..layout.resources import CONVERTED, PRINTED
 
 PROFILE = Path(__file__).resolve().parent.parent / "icc" / "GRACoL-TR006-coated.icc"
 """The press profile pnpgen ships: GRACoL 2006 coated paper, sheetfed offset (CGATS TR 006)."""
@@ -99,6 +99,8 @@ class PressColours:
         """The image an op names by `key` (a file path, or a key into the `images` converted in
         memory), as the press's CMYK (grey stays grey), and its colour-key mask or None."""
         known = self._images.get(key)
+        if known is None and key.startswith(PRINTED):      # art resampled for print
+            known = self._images[key] = self.convert_image(images.get(key).picture())
         if known is None:
             path = Path(images.root) / key[len(CONVERTED):] if key.startswith(CONVERTED) else Path(key)
             with Image.open(path) as im:

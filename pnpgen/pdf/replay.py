@@ -1,5 +1,8 @@
 """Pages kept by the build cache, as the PDF holds them: what a drawn page is made of, so
-that a later build can put it back into a new PDF unchanged.
+that a later build can put it back into a new PDF unchanged. And images resampled for print
+(layout/printres.py), put into the PDF as the streams they hold, never decoded or compressed
+again: registered under the very name reportlab's drawImage gives their key, so that
+drawImage finds them registered and only places them (as it does any image drawn twice).
 
 This is the one module of pnpgen that reaches into reportlab's private internals (the
 canvas's accumulators, its document's page list and forms, the font subsets); tests/test_replay.py
@@ -11,7 +14,11 @@ import zlib
 from dataclasses import dataclass
 
 from reportlab.pdfbase import pdfdoc, pdfmetrics
-from reportlab.pdfgen.canvas import Canvas
+from reportlab.pdfgen.canvas import Canvas, _digester
+
+from ..layout.printres import PrintImage
+
+MASK = "auto"
 
 
 @dataclass
@@ -140,10 +147,44 @@ class PageRecorder:
             for src in entry.images:
                 if define is not None and define(src):
                     continue
-                c.drawImage(images.get(src, src), 0, 0, 1, 1, mask="auto")
+                draw_image(c, images.get(src, src), 0, 0, 1, 1)
             c._code = code
         c._formsinuse = list(entry.forms)
         for t, name in entry.gstates:
             c._extgstate._c[tuple(t)] = name
         c.showPage()
         _put_contents(c._doc.Pages.pages[-1], entry.content)
+
+
+def draw_image(c: Canvas, image, x: float, y: float, w: float, h: float) -> None:
+    """Draw `image` (a file's path, an ImageReader or a PrintImage) over x, y, w, h (points)."""
+    if isinstance(image, PrintImage):
+        _register(c, image)
+        image = image.key
+    c.drawImage(image, x, y, w, h, mask=MASK)
+
+
+def _register(c: Canvas, image: PrintImage) -> None:
+    """Put the image's XObject (and its soft mask's) into the document, once."""
+    name = _digester(f"{image.key}{MASK}".encode("utf-8"))
+    reg_name = c._doc.getXObjectName(name)
+    if c._doc.idToObject.get(reg_name) is not None:
+        return
+    xobject = _xobject(name, image.width, image.height, image.colour_space, image.codec, image.data)
+    if image.mask is not None:
+        smask = _xobject(_digester(image.mask), image.width, image.height, "DeviceGray", "FlateDecode", image.mask)
+        smask._decode = [0, 1]
+        mask_name = c._doc.getXObjectName(smask.name)
+        if c._doc.idToObject.get(mask_name) is None:
+            xobject.smask = c._doc.Reference(smask, mask_name)
+        else:
+            xobject.smask = pdfdoc.PDFObjectReference(mask_name)
+    c._doc.Reference(xobject, reg_name)
+    c._doc.addForm(name, xobject)
+
+
+def _xobject(name: str, width: int, height: int, space: str, codec: str, data: bytes) -> pdfdoc.PDFImageXObject:
+    xobject = pdfdoc.PDFImageXObject(name)
+    xobject.width, xobject.height, xobject.bitsPerComponent = width, height, 8
+    xobject.colorSpace, xobject._filters, xobject.streamContent, xobject.mask = space, (codec,), data, None
+    return xobject

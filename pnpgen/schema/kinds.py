@@ -51,7 +51,8 @@ def _check_parts() -> tuple[Topic, ...]:
 FILE_KINDS: tuple[FileKind, ...] = (
     FileKind("game", "cards/<game>/game.yaml", models.Game,
              (Topic("icon", "an entry of game.yaml `icons:`", models.Icon),
-              Topic("print", "game.yaml `print:` (the limits of `pnpgen check`'s print checks)", models.PrintLimits))),
+              Topic("print", "game.yaml `print:` (the limits of `pnpgen check`'s print checks)", models.PrintLimits),
+              Topic("images", "game.yaml `images:` (the print resolution of raster art)", models.ImageResolution))),
     FileKind("deck", "cards/<game>/decks/<deck>.yaml", models.Deck,
              (Topic("field", "an entry of a deck's `fields:`", models.FieldSpec),
               Topic("back", "a deck's `back:`", models.Back))),

@@ -1,0 +1,100 @@
+"""Print images (printres.PrintImage) kept on disk, one file each, so that a rebuild with
+unchanged art, and the build beside its worker processes, take the resampled image rather
+than decode the original again. An entry is named after what it is made from: the file's
+path, size and modification time (500 MB of art is not read to find it), the pixel size it
+is resampled to, the settings, and the code and Pillow that made it. Worker processes that
+meet the same image at once take turns (a lock file per entry): one makes it, the others
+read it. Without a folder (a preview, an export) images are kept in memory, a few at a time."""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import os
+from pathlib import Path
+from typing import Callable
+
+import PIL
+
+from .. import files
+from ..errors import InputError
+from . import printres
+from .printres import ImageSettings, PrintImage
+
+FORMAT = 1
+"""Bumped when what an entry holds changes meaning."""
+_CODE = hashlib.sha256(Path(printres.__file__).read_bytes()).hexdigest()[:16]
+_HELD: dict[str, PrintImage] = {}
+"""Images made in this process with no folder to keep them in, by entry name (a preview
+redraws on every save)."""
+_HOLD = 64
+
+
+class ImageStore:
+    """Print images by name, in `folder` (None: kept in this process only)."""
+
+    def __init__(self, folder: Path | None = None):
+        self.folder = folder
+
+    @staticmethod
+    def name(path: Path, size: tuple[int, int], settings: ImageSettings) -> str | None:
+        """The entry name of the image file at `path` resampled to `size`; None when the file
+        cannot be read."""
+        try:
+            st = os.stat(path)
+        except OSError:
+            return None
+        made_of = f"{FORMAT}:{_CODE}:{PIL.__version__}:{path}:{st.st_size}:{st.st_mtime_ns}:{size}:{settings.text()}"
+        return hashlib.sha256(made_of.encode()).hexdigest()
+
+    def made(self, name: str, key: str, make: Callable[[], PrintImage]) -> PrintImage:
+        """The image kept under `name` for the op key `key`; made (by `make`) and kept when
+        there is none, by one process at a time."""
+        found = self.get(name, key)
+        if found is not None:
+            return found
+        if self.folder is None:
+            return self._hold(name, make())
+        lock = self.folder / f"{name}.lock"
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            handle = open(lock, "a")
+        except OSError:
+            return self._hold(name, make())
+        with handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)      # (released when the handle closes)
+            try:
+                found = self.get(name, key)
+                if found is None:
+                    found = make()
+                    self.put(name, found)
+            finally:
+                files.remove_quietly(lock)
+        return found
+
+    def get(self, name: str, key: str) -> PrintImage | None:
+        """The image kept under `name` for the op key `key`, or None."""
+        found = _HELD.get(name)
+        if found is None and self.folder is not None:
+            try:
+                found = PrintImage.load((self.folder / f"{name}.img").read_bytes())
+            except OSError:
+                found = None
+        return found if found is not None and found.key == key else None
+
+    def put(self, name: str, image: PrintImage) -> None:
+        """Keep `image` (on disk when there is a folder: a disk that refuses only costs speed)."""
+        if self.folder is None:
+            self._hold(name, image)
+            return
+        try:
+            files.write_atomically(self.folder / f"{name}.img", image.dump())
+        except InputError:
+            self._hold(name, image)
+
+    @staticmethod
+    def _hold(name: str, image: PrintImage) -> PrintImage:
+        if len(_HELD) >= _HOLD:
+            _HELD.clear()
+        _HELD[name] = image
+        return image

@@ -1,0 +1,164 @@
+"""Raster art at print resolution. An image finer than `max_ppi` at the size it is printed
+(e.g. a 3000 x 4200 px PNG on a 69 x 95 mm card, about 1,100 ppi) is resampled to `ppi`
+(300) there, once, and kept encoded as the PDF stores it (a `PrintImage`), so that drawing
+it never decodes the file again. Finer art only makes the PDF bigger and slower: no printer
+resolves more than about 300 ppi of continuous tone.
+
+Photo or line art, by a measurable rule: after resampling, an image with more than
+PHOTO_COLOURS distinct colours is a photo, stored as a JPEG of quality JPEG_QUALITY (no
+chroma subsampling) when that is smaller than the lossless (Flate) stream; anything else
+(flat colours, drawings, text) is always stored lossless. Transparency is kept as a soft
+mask; an alpha channel that is opaque everywhere is dropped. (Whether a photo's JPEG is
+smaller is judged from a sample of its rows when it is less than half their Flate size, so
+the whole image is compressed both ways only when the two are close.)"""
+
+from __future__ import annotations
+
+import io
+import math
+import zlib
+from dataclasses import dataclass
+
+from PIL import Image
+
+MM_PER_INCH = 25.4
+PHOTO_COLOURS = 4096
+JPEG_QUALITY = 92
+REDUCING_GAP = 1.5
+BAND_ROWS = 64
+
+
+@dataclass(frozen=True)
+class ImageSettings:
+    """When art is resampled (game.yaml `images`, or the build's --image-ppi / --keep-images)."""
+
+    max_ppi: float = 450
+    ppi: float = 300
+    keep: bool = False
+
+    def text(self) -> str:
+        """The settings as a key part (a change rebuilds every page that draws art)."""
+        return "keep" if self.keep else f"{self.max_ppi:g}>{self.ppi:g}"
+
+
+def target_size(px: tuple[int, int], mm: tuple[float, float], settings: ImageSettings) -> tuple[int, int] | None:
+    """The pixel size an image of `px` printed over `mm` (w, h) is resampled to, or None when it
+    is kept as it is (no finer than max_ppi, or keep)."""
+    (pw, ph), (w, h) = px, mm
+    if settings.keep or w <= 0 or h <= 0:
+        return None
+    if max(pw * MM_PER_INCH / w, ph * MM_PER_INCH / h) <= settings.max_ppi:
+        return None
+    tw = min(pw, max(1, math.ceil(w / MM_PER_INCH * settings.ppi)))
+    th = min(ph, max(1, math.ceil(h / MM_PER_INCH * settings.ppi)))
+    return None if (tw, th) == (pw, ph) else (tw, th)
+
+
+@dataclass(frozen=True)
+class PrintImage:
+    """An image as the PDF stores it: its colour stream (Flate or DCT) and, when it has
+    transparency, a soft mask (8-bit grey, Flate)."""
+
+    key: str
+    width: int
+    height: int
+    colour_space: str        # DeviceGray or DeviceRGB
+    codec: str               # FlateDecode or DCTDecode
+    data: bytes
+    mask: bytes | None = None
+
+    def dump(self) -> bytes:
+        """The bytes `load` reads back."""
+        head = f"{self.key}\n{self.width} {self.height} {self.colour_space} {self.codec} {len(self.data)}\n"
+        return head.encode() + self.data + (self.mask or b"")
+
+    @staticmethod
+    def load(blob: bytes) -> "PrintImage | None":
+        """A PrintImage from `dump`'s bytes, or None when they are not whole."""
+        try:
+            key, head, rest = blob.split(b"\n", 2)
+            w, h, space, codec, n = head.decode().split()
+            width, height, length = int(w), int(h), int(n)
+        except ValueError:
+            return None
+        if len(rest) < length or codec not in ("FlateDecode", "DCTDecode"):
+            return None
+        mask = rest[length:] or None
+        return PrintImage(key.decode(), width, height, space, codec, rest[:length], mask)
+
+    def picture(self) -> Image.Image:
+        """The image decoded back into a picture (L, LA, RGB or RGBA): for a PDF/X file, whose
+        press colours are made from pixels."""
+        size, mode = (self.width, self.height), ("L" if self.colour_space == "DeviceGray" else "RGB")
+        if self.codec == "DCTDecode":
+            with Image.open(io.BytesIO(self.data)) as jpeg:
+                im = jpeg.convert(mode)
+        else:
+            im = Image.frombytes(mode, size, zlib.decompress(self.data))
+        if self.mask is not None:
+            im.putalpha(Image.frombytes("L", size, zlib.decompress(self.mask)))
+        return im
+
+
+def resample(im: Image.Image, size: tuple[int, int], key: str) -> PrintImage:
+    """`im` (in a mode reportlab draws: L, LA, RGB or RGBA) resampled to `size`, encoded."""
+    small, alpha = _smaller(im, size)
+    raw = small.tobytes()
+    if is_photo(small):
+        out = io.BytesIO()
+        small.save(out, "JPEG", quality=JPEG_QUALITY, subsampling=0)
+        jpeg = out.getvalue()
+        if len(jpeg) * 2 < _flate_estimate(raw, small.width * len(small.getbands())):
+            data, codec = jpeg, "DCTDecode"
+        else:
+            flate = zlib.compress(raw)
+            data, codec = (jpeg, "DCTDecode") if len(jpeg) < len(flate) else (flate, "FlateDecode")
+    else:
+        data, codec = zlib.compress(raw), "FlateDecode"
+    mask = zlib.compress(alpha.tobytes()) if alpha is not None else None
+    space = "DeviceGray" if small.mode == "L" else "DeviceRGB"
+    return PrintImage(key, size[0], size[1], space, codec, data, mask)
+
+
+def _smaller(im: Image.Image, size: tuple[int, int]) -> tuple[Image.Image, Image.Image | None]:
+    """`im` at `size` without its alpha channel, and that channel (None when it is opaque
+    everywhere). Averaged down by a whole factor first (the last step, Lanczos, still shrinks
+    by at least REDUCING_GAP), the cheap way to resample a large image well. Transparency is
+    resampled premultiplied, so no colour bleeds from clear pixels."""
+    if im.mode not in ("LA", "RGBA"):
+        return im.resize(size, Image.Resampling.LANCZOS, reducing_gap=REDUCING_GAP), None
+    flat = "L" if im.mode == "LA" else "RGB"
+    opaque = im.getchannel("A").getextrema() == (255, 255)
+    factor = max(1, int(min(im.width / size[0], im.height / size[1]) / REDUCING_GAP))
+    small = _reduced(im, factor, flat if opaque else None).resize(size, Image.Resampling.LANCZOS)
+    if opaque:
+        return small, None
+    return small.convert(flat), small.getchannel("A")
+
+
+def _reduced(im: Image.Image, factor: int, mode: str | None) -> Image.Image:
+    """`im` averaged down by `factor` (and converted to `mode`, dropping an opaque alpha), a
+    band of rows at a time: a copy of a whole 12-megapixel picture would be another 50 MB."""
+    if factor == 1 and mode is None:
+        return im
+    out = Image.new(mode or im.mode, (-(-im.width // factor), -(-im.height // factor)))
+    step = factor * BAND_ROWS
+    for top in range(0, im.height, step):
+        part = im.crop((0, top, im.width, min(im.height, top + step)))
+        if mode is not None:
+            part = part.convert(mode)
+        out.paste(part.reduce(factor) if factor > 1 else part, (0, top // factor))
+    return out
+
+
+def _flate_estimate(raw: bytes, row: int) -> int:
+    """The size the Flate stream of `raw` (rows of `row` bytes) would have, from every eighth
+    band of 16 rows (a photo whose JPEG is less than half that needs no exact figure)."""
+    band = 16 * row
+    sample = b"".join(raw[i:i + band] for i in range(0, len(raw), 8 * band))
+    return len(zlib.compress(sample)) * len(raw) // max(1, len(sample))
+
+
+def is_photo(im: Image.Image) -> bool:
+    """More than PHOTO_COLOURS distinct colours (see the module docstring)."""
+    return im.getcolors(PHOTO_COLOURS) is None
