@@ -12,14 +12,17 @@ import click
 from ..build import Project
 from ..errors import InputError, Problem
 from .options import selected
+from .say import Say, talk
 
 
 @click.command()
 @click.argument("game", nargs=-1)
+@talk
 @click.pass_obj
-def pull(project: Project, game):
+def pull(project: Project, game, quiet, verbose):
     """Fetch every deck's card sheet from its `source:` address (a CSV address or a Google
     Sheet), for every game or the GAMEs named, and save it as the deck's `cards:` file."""
+    say = Say(quiet, verbose)
     from ..game.sheet_sources import sheet_sources
     names = selected(project, game)
     sources = [(name, s) for name in names for s in sheet_sources(project.cards, name)]
@@ -28,7 +31,7 @@ def pull(project: Project, game):
                             "to a deck whose cards: names a .csv, .xlsx or .ods file")
     for name, source in sources:
         rows = _pull_one(source)
-        click.echo(f"{name}: pulled {source.shown} ({rows} rows under its header) from {source.url}")
+        say.out(f"{name}: pulled {source.shown} ({rows} rows under its header) from {source.url}")
 
 
 def _pull_one(source) -> int:
