@@ -168,6 +168,7 @@ def _boards(boards: list[KitFile]) -> str:
     return ("## Putting the boards together\n\n"
             f"{names}: {'each is' if len(boards) > 1 else 'it is'} printed over several pages. The first page of each side is a small map of "
             "how its pages fit. Trim each page along its \"cut here\" line (the side that overlaps a "
-            "neighbour), lay it over the page it meets so that the alignment marks on the two pages lie one "
-            "on the other, and tape or glue it there. Work from one corner outwards, then trim the outer edge "
-            "along the crop marks.")
+            "neighbour) and lay it over the page it meets: its cut edge on the tips of the little arrows "
+            "printed beyond the board, the short lines at its edge running straight on from the arrows' "
+            "lines. Tape or glue it there. Work from one corner outwards, then trim the outer edge along "
+            "the crop marks.")
