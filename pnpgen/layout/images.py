@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import struct
 import warnings
+from contextlib import contextmanager
 from pathlib import Path
 
 from PIL import Image, ImageFile, JpegImagePlugin, PngImagePlugin
@@ -55,17 +56,9 @@ def _decode(path: Path, src: str) -> tuple[str, str, tuple[int, int]]:
 def probe(path: Path, src: str) -> tuple[str, str, tuple[int, int]]:
     """(format, mode, (w, h) px) as the header gives them, nothing decoded: a LayoutError for
     a file that is no PNG or JPEG, or too large (`load` finds the rest)."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-            with Image.open(path) as im:
-                fmt, mode, size = im.format, im.mode, im.size
-    except Image.DecompressionBombError as exc:
-        _refuse_if_huge(header_size(path), src)
-        raise LayoutError(f"image '{src}' is too large ({exc})") from None
-    except DAMAGED as exc:
-        raise LayoutError(f"cannot read image '{src}': the file is damaged or cut short ({exc}); "
-                          "export it again as PNG or JPEG") from None
+    with _reading(path, src):
+        with Image.open(path) as im:
+            fmt, mode, size = im.format, im.mode, im.size
     if fmt not in FORMATS:
         raise LayoutError(f"image '{src}' is {fmt}; use PNG or JPEG")
     _refuse_if_huge(size, src)
@@ -77,24 +70,33 @@ def load(path: Path, src: str, at_least: tuple[int, int] | None = None) -> Image
     checked; a LayoutError saying what is wrong with it otherwise. (The caller closes it.)
     `at_least`: the size it is wanted at, which a JPEG may be decoded at straight away (at
     1/2, 1/4 or 1/8 of its size, no smaller than that)."""
+    with _reading(path, src):
+        with Image.open(path) as im:
+            fmt, size = im.format, im.size
+            if fmt not in FORMATS:
+                raise LayoutError(f"image '{src}' is {fmt}; use PNG or JPEG")
+            _refuse_if_huge(size, src)
+            im.verify()            # a PNG's chunks and their checksums, to the end of the file
+        im = Image.open(path)
+        try:
+            if at_least is not None and im.format == "JPEG":
+                im.draft(None, at_least)
+            im.load()              # every pixel: a file cut short is an error, not grey
+        except BaseException:
+            im.close()
+            raise
+        return im
+
+
+@contextmanager
+def _reading(path: Path, src: str):
+    """Pillow reading the image at `path` (`src` in the game): its size is checked by the
+    caller, so the decompression-bomb warning is quiet; a bomb or a damaged file becomes a
+    LayoutError that says so."""
     try:
         with warnings.catch_warnings():
-            warnings.simplefilter("ignore", Image.DecompressionBombWarning)   # (the size is checked here)
-            with Image.open(path) as im:
-                fmt, size = im.format, im.size
-                if fmt not in FORMATS:
-                    raise LayoutError(f"image '{src}' is {fmt}; use PNG or JPEG")
-                _refuse_if_huge(size, src)
-                im.verify()            # a PNG's chunks and their checksums, to the end of the file
-            im = Image.open(path)
-            try:
-                if at_least is not None and im.format == "JPEG":
-                    im.draft(None, at_least)
-                im.load()              # every pixel: a file cut short is an error, not grey
-            except BaseException:
-                im.close()
-                raise
-            return im
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            yield
     except LayoutError:
         raise
     except Image.DecompressionBombError as exc:

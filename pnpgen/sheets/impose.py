@@ -506,19 +506,13 @@ def _flip_rect(rect, flip_t):
 PACK_GAP = 1.5       # between the bleeds of two packed components, mm
 
 
-@dataclass(frozen=True)
-class PackedSheet:
-    """One sheet of densely packed components (tokens of several sizes and shapes): every
-    component has its full bleed and its own cut line, so none shares an edge."""
+class LooseSheet:
+    """What sheets of components placed one by one (packed tokens, nested polygons) share:
+    their slots are their fronts and backs, and no crop marks or edge ticks run across them
+    (each component has a cut line of its own)."""
 
-    page: tuple[float, float]
-    bleed: float
-    flip: str
-    fronts: tuple          # Slot per component on this sheet, in deck order
+    fronts: tuple
     backs: tuple
-    shapes: tuple          # "rect" or "round", per slot
-    slug: Slug
-    flip_t: Affine
 
     @property
     def per_sheet(self) -> int:
@@ -532,6 +526,21 @@ class PackedSheet:
 
     def ticks_for(self, used: int) -> tuple:
         return ()
+
+
+@dataclass(frozen=True)
+class PackedSheet(LooseSheet):
+    """One sheet of densely packed components (tokens of several sizes and shapes): every
+    component has its full bleed and its own cut line, so none shares an edge."""
+
+    page: tuple[float, float]
+    bleed: float
+    flip: str
+    fronts: tuple          # Slot per component on this sheet, in deck order
+    backs: tuple
+    shapes: tuple          # "rect" or "round", per slot
+    slug: Slug
+    flip_t: Affine
 
     def cuts_for(self, used: int) -> tuple:
         """(shape, trim) of each component: the cut line follows its outline."""

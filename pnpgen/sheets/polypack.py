@@ -22,15 +22,16 @@ import math
 from dataclasses import dataclass
 
 from ..errors import InputError
-from .impose import PACK_GAP, SLUG_ROOM, Affine, Slot, Slug, back_slot, flip_transform, pack, shift_slot
+from .impose import PACK_GAP, SLUG_ROOM, Affine, LooseSheet, Slot, Slug, back_slot, flip_transform, pack
 
 Point = tuple[float, float]
 
 
 @dataclass(frozen=True)
-class PolygonSheet:
+class PolygonSheet(LooseSheet):
     """One sheet of packed polygons (and whatever shares the deck with them): slots, their
-    backs, and the cut lines of the front page. `cuts` items: ("path", points) a closed outline,
+    backs, and the cut lines of the front page (no crop marks: a polygon's cuts do not run
+    straight across the sheet; its cut line is printed). `cuts` items: ("path", points) a closed outline,
     ("lines", segments) shared cuts drawn once, or (shape, trim) a box or a disc."""
 
     page: tuple[float, float]
@@ -42,20 +43,6 @@ class PolygonSheet:
     slug: Slug
     flip_t: Affine
     cut: str = "gutter"    # "shared": nested hexes touch and share their cuts
-
-    @property
-    def per_sheet(self) -> int:
-        return len(self.fronts)
-
-    def slots_for(self, used: int, back_offset=(0.0, 0.0)):
-        return list(self.fronts[:used]), [shift_slot(s, *back_offset) for s in self.backs[:used]]
-
-    def marks_for(self, used: int) -> tuple:
-        """No crop marks: a polygon's cuts are not straight across the sheet; its cut line is printed."""
-        return ()
-
-    def ticks_for(self, used: int) -> tuple:
-        return ()
 
     def cuts_for(self, used: int) -> tuple:
         return self.cuts
