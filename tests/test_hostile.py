@@ -117,6 +117,20 @@ def test_the_hostile_game_builds_as_it_is(game):
     assert outputs(root) == ["mini/deck.pdf", "mini/manifest.json", "mini/rulebook.pdf"]
 
 
+@pytest.mark.parametrize("wrap", ["false", "true"])
+def test_text_far_too_long_for_its_box_is_cut_short_quickly(game, wrap):
+    """A 100,000-character word cut to fit its box is measured a few times, not once a
+    character (fuzzing found 135 s for this before): the build warns and ends within the CPU limit."""
+    root, _ = game
+    template = root / "templates" / "mini" / "face.yaml"
+    template.write_text(template.read_text().replace(
+        'text: "{{ title }} :gem:", font: display, size: 12}',
+        f'text: "{{{{ \'ab\' * 50000 }}}}", font: display, size: 12, min_size: 8, wrap: {wrap}}}'))
+    proc = run(root, "build", "mini")
+    assert proc.returncode == 0, proc.stderr
+    assert "cut short with" in proc.stderr
+
+
 # --- 2, 3: files that lead outside the game folder, or are not files -----------------------------
 
 def test_a_rulebook_linked_to_a_file_outside_is_not_read(game):
