@@ -167,3 +167,18 @@ def test_a_clean_build_says_only_what_it_wrote_when_not_on_a_terminal(clean):
     assert proc.returncode == 0 and proc.stderr == ""          # no progress lines: not a terminal
     assert proc.stdout == f"swarm: 7 PDFs, 28 sheets of cards and tokens, 0 warnings, in {scratch / 'out' / 'swarm'}\n"
     assert sorted(p.name for p in (scratch / "out" / "swarm").iterdir()) == ["aids.pdf", "board.pdf", "common.pdf", "counters.pdf", "manifest.json", "markers.pdf", "optional.pdf", "rulebook.pdf"]
+
+
+@pytest.mark.parametrize("expression, needle", [
+    ("{{ 'a'|format(1, 2) }}", "not all arguments converted"),      # a TypeError inside a filter
+    ("{{ 1 // 0 }}", "division"),                                    # an ArithmeticError
+])
+def test_an_expression_that_fails_in_the_card_code_colour_is_located(tmp_path, expression, needle):
+    """Found by fuzzing: the card code's colour was evaluated outside the element guard, so an
+    expression raising TypeError there ended the build in a traceback."""
+    from .minigame import make_game
+    face = f'size: poker\ncode: {{color: "{expression}"}}\nelements:\n  - rect: {{w: 63.5, h: 88.9, fill: "#ffffff"}}\n'
+    make_game(tmp_path, "title: Mini\ncode: MIN\n", "name: Deck\ntemplate: face\ncards:\n  - {}\n", {"face": face})
+    ran = pnpgen("build", "mini", cwd=tmp_path)
+    assert ran.returncode == 2 and "Traceback" not in ran.stderr, ran.stderr
+    assert "templates/mini/face.yaml:2: code: cannot evaluate" in ran.stderr and needle in ran.stderr, ran.stderr

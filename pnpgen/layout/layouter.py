@@ -180,6 +180,9 @@ class Layouter:
                 yield "code", [self._code_mark(ctx, tpl.template.code, card.code)]
             except LayoutError as exc:
                 raise InputError.at(tpl.doc.path, tpl.doc.line(("code",)), f"code: {exc}") from None
+            except (TemplateError, TypeError, ValueError, ArithmeticError) as exc:    # as an element's are
+                raise InputError.at(tpl.doc.path, tpl.doc.line(("code",)),
+                                    f"code: cannot evaluate: {getattr(exc, 'message', None) or exc}") from None
 
     def _check_edges(self, plan: Plan, drawn: dict, ctx: Context) -> None:
         """Note the near misses (nearmiss.py) of a face whose own elements drew `drawn`, at
