@@ -52,8 +52,10 @@ class Running:
 
 def start(project: Project, names=(), port: int = DEFAULT_PORT, watch: bool = True,
           log: Callable[[str], None] | None = None, workers: int | None = None,
-          on_ready: Callable[[str], None] | None = None, since: str | Revision | None = None) -> Running:
-    """Bind 127.0.0.1:port (0: any free port), draw every face once, then serve and watch.
+          on_ready: Callable[[str], None] | None = None, since: str | Revision | None = None,
+          requests_log: Callable[[str], None] | None = None) -> Running:
+    """Bind 127.0.0.1:port (0: any free port), draw every face once, then serve and watch;
+    `requests_log` is told of every request from the first one on (pnpgen preview -v).
     The first drawing may use a process per core (`workers`); once threads run, one process.
     `since`: a git revision or an earlier project folder (as `pnpgen changes` takes it), opened
     here once and kept for the life of the preview, or a Revision the caller keeps; a bad one
@@ -63,6 +65,7 @@ def start(project: Project, names=(), port: int = DEFAULT_PORT, watch: bool = Tr
     live = Live(project, tuple(names), Images(workers=workers), log, revision)
     try:
         server = PreviewServer(live, port)
+        server.requests_log = requests_log
     except OSError as exc:
         if owned is not None:
             owned.close()
@@ -119,9 +122,8 @@ def serve(project: Project, names=(), port: int = DEFAULT_PORT, since: str | Non
 
     running = None
     try:     # (a Ctrl-C as soon as the page fills in, before the watch is up, stops quietly too)
-        running = start(project, names, port, log=log, on_ready=ready, since=revision)
-        if verbose and not quiet:
-            running.server.requests_log = log
+        running = start(project, names, port, log=log, on_ready=ready, since=revision,
+                        requests_log=log if verbose and not quiet else None)
         log(f"watching {project.cards}/ and {project.templates}/: save a file and the page redraws; Ctrl-C stops")
         threading.Event().wait()
     except KeyboardInterrupt:
