@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from pnpgen.build import Options, Project, build_game, games
+from pnpgen.build import facts as facts_module
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -60,3 +61,16 @@ def scratch(tmp_path) -> Path:
     for part in ("cards", "templates"):
         shutil.copytree(ROOT / part, tmp_path / part)
     return tmp_path
+
+
+@pytest.fixture
+def laid_out(monkeypatch) -> list:
+    """Every page this process lays out to learn its facts, as (sheet number, side)."""
+    pages = []
+    lay_out = facts_module.FactFinder.lay_out
+
+    def counted(self, plan, side):
+        pages.append((plan.number, side))
+        return lay_out(self, plan, side)
+    monkeypatch.setattr(facts_module.FactFinder, "lay_out", counted)
+    return pages

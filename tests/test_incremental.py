@@ -15,7 +15,6 @@ from PIL import Image
 
 from pnpgen import fonts
 from pnpgen.build import Options, Project, build_game
-from pnpgen.build import facts as facts_module
 from pnpgen.build import workers as workers_module
 from pnpgen.errors import InputError
 
@@ -78,19 +77,6 @@ def same_as_clean(root: Path, out: str = "out", **options) -> list[str]:
     assert not list(a.glob(".*.part"))
     assert clean.kept == 0
     return [n for n in names if not filecmp.cmp(a / n, b / n, shallow=False)]
-
-
-@pytest.fixture
-def laid_out(monkeypatch) -> list:
-    """Every page this process lays out to learn its facts, as (sheet number, side)."""
-    pages = []
-    lay_out = facts_module.FactFinder.lay_out
-
-    def counted(self, plan, side):
-        pages.append((plan.number, side))
-        return lay_out(self, plan, side)
-    monkeypatch.setattr(facts_module.FactFinder, "lay_out", counted)
-    return pages
 
 
 def test_a_one_card_edit_lays_out_and_draws_one_page_and_rewrites_one_volume(tmp_path, laid_out):

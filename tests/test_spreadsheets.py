@@ -20,7 +20,6 @@ from pathlib import Path
 import pytest
 
 from pnpgen.build import Options, Project, build_game
-from pnpgen.build import facts as facts_module
 from pnpgen.preview.live import Live
 from pnpgen.preview.watch import affected
 from pnpgen.sources import remote
@@ -281,19 +280,6 @@ def test_rules_and_layout_warnings_point_at_the_card_sheets_row(tmp_path):
     result = pnpgen("check", "mini", cwd=tmp_path)
     assert result.returncode == 1
     assert "cards/mini/cards.csv:3: " in result.stdout + result.stderr
-
-
-@pytest.fixture
-def laid_out(monkeypatch) -> list:
-    """Every page this process lays out to learn its facts, as (sheet number, side)."""
-    pages = []
-    lay_out = facts_module.FactFinder.lay_out
-
-    def counted(self, plan, side):
-        pages.append((plan.number, side))
-        return lay_out(self, plan, side)
-    monkeypatch.setattr(facts_module.FactFinder, "lay_out", counted)
-    return pages
 
 
 def test_an_edited_cell_lays_out_only_its_cards_sheet_again(tmp_path, laid_out):

@@ -27,13 +27,17 @@ class Placements:
         self._deck = None
         self._slots: dict[tuple, set] = {}
 
+    def board_layout(self, board_id: str):
+        """The board's tiles as the build lays them out (a sheets.tile.Layout), or None."""
+        return None if self.printing is None else self.printing.boards[board_id]
+
     def of(self, deck_id: str, side: str, entry: int | None) -> list[Placement]:
         """Where the face prints: `side` 'front' or 'back' of entry `entry` (None: every back
         slot, for a common back) of a deck, or 'a' / 'b' of a board."""
         if self.printing is None:
             return []
         if side in ("a", "b"):
-            layout = self.printing.boards[deck_id]
+            layout = self.board_layout(deck_id)
             return [Placement(layout.page, t.place, t.clip, None) for t in layout.tiles]
         if deck_id != self._deck:
             self._deck, self._slots = deck_id, _slots(self.printing.decks[deck_id])

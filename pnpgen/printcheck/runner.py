@@ -81,7 +81,8 @@ def _board_faces(plan, board, placements: Placements) -> list[Face]:
     faces = [_face(plan, board, "", side, board.card, template, None, placements.of(board.id, side, None))
              for side, template in zip("ab", board.sides)]
     keeps = [region_keeps(board.source)] + [text_keeps(face) for face in faces]
-    layout = board_tiling(plan.game.game, board.source.board, [k for ks in keeps for k in ks])
+    layout = placements.board_layout(board.id) or \
+        board_tiling(plan.game.game, board.source.board, [k for ks in keeps for k in ks])
     faces[0].seams = crossed(keeps[0], layout.cuts_x, layout.cuts_y)
     for face, own in zip(faces, keeps[1:]):
         face.seams += crossed(own, layout.cuts_x, layout.cuts_y)

@@ -15,6 +15,7 @@ import math
 from dataclasses import dataclass
 
 from ..errors import InputError
+from ..sources.spreadsheet import column_letters   # pages are named as spreadsheet cells are: B2
 from .seams import crossed, place_cuts
 
 FRAME = 6.0          # room round the board's bleed for crop marks and alignment marks, mm
@@ -132,7 +133,7 @@ def _tiles(board, bleed, margin, overlap, page, printable, cuts_x, cuts_y) -> tu
             cuts = _own_cuts(window, c, r, cuts_x, cuts_y)
             marks = _seam_marks(window, c, r, cuts_x, cuts_y, frames)
             marks += [m for m in marks_b if _inside_window(m, window)]
-            tiles.append(Tile(c, r, f"{_letters(c)}{r + 1}", window, place, clip,
+            tiles.append(Tile(c, r, f"{column_letters(c)}{r + 1}", window, place, clip,
                               tuple(_to_page(place, s) for s in cuts), tuple(_to_page(place, m) for m in marks)))
     return tuple(tiles)
 
@@ -218,12 +219,3 @@ def _inside_window(seg, window):
 def _to_page(place, seg):
     a, b, c, d, e, f = place
     return tuple((a * x + c * y + e, b * x + d * y + f) for x, y in seg)
-
-
-def _letters(n: int) -> str:
-    out = ""
-    n += 1
-    while n:
-        n, rem = divmod(n - 1, 26)
-        out = chr(65 + rem) + out
-    return out
