@@ -23,12 +23,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-import defusedxml.ElementTree as defused
-from defusedxml import DefusedXmlException
-from lxml import etree
-from reportlab.graphics.shapes import Drawing, Group
 from reportlab.lib.colors import Color
-from svglib import svglib
 
 from .. import fonts
 from ..errors import LayoutError
@@ -59,6 +54,9 @@ FORM = "svg:"
 REPLAY = "svg\0"
 """The start of a `replay_key`."""
 
+defused = DefusedXmlException = etree = Drawing = Group = svglib = None
+"""The readers, imported with the first SVG a build reads (_import_readers): most builds read
+none, and together they would add a tenth to pnpgen's start-up."""
 _LOGGER = logging.getLogger("svglib.svglib")
 _checked: dict[tuple, "SvgFile"] = {}
 _drawings: dict[tuple, tuple[str, Drawing]] = {}
@@ -146,7 +144,18 @@ def _colour_values(color) -> tuple | None:
 
 
 # --- reading ---------------------------------------------------------------------------------
+def _import_readers() -> None:
+    global defused, DefusedXmlException, etree, Drawing, Group, svglib
+    if svglib is None:
+        import defusedxml.ElementTree as defused
+        from defusedxml import DefusedXmlException
+        from lxml import etree
+        from reportlab.graphics.shapes import Drawing, Group
+        from svglib import svglib
+
+
 def _convert(data: bytes, path: Path, src: str, recolour: bool) -> tuple[Drawing, list[str]]:
+    _import_readers()
     root = _parse(data, src)
     if recolour:
         _drop_background(root)

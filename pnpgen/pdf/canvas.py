@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from reportlab import rl_config
-from reportlab.graphics import renderPDF
 from reportlab.lib.colors import Color
 from reportlab.pdfgen.canvas import Canvas
 
@@ -196,6 +195,7 @@ class Painter:
         PDF however many cards show it (reportlab keeps the page being drawn aside meanwhile)."""
         name, picture = svg.drawing(path, color)
         if name not in self.defined:
+            from reportlab.graphics import renderPDF   # (only now: most PDFs draw no SVG)
             c = self.c
             c.beginForm(name, 0, 0, picture.width, picture.height)
             binary, rl_config.useA85 = rl_config.useA85, 1   # a picture the SVG embeds goes inline, as text

@@ -1,0 +1,53 @@
+"""Start-up: `pnpgen build` of a plain deck imports only what every build needs. The heavy
+readers (numpy and colorspacious for the print checks, svglib and lxml for SVG files,
+shapely for polygon packing) come in with the first file or check that uses them."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from tests.minigame import make_game
+
+LAZY = ["numpy", "colorspacious", "svglib", "lxml", "shapely", "reportlab.graphics.renderPDF",
+        "python_calamine", "openpyxl", "markdown_it"]
+
+
+GAME = "title: Plain\ncode: PLN\ncard_size: poker\n"
+DECK = ("name: Plain\ntemplate: card\nback: {template: back}\nfields: {title: {required: true}}\n"
+        "cards:\n" + "".join(f"  - {{title: Card {i}}}\n" for i in range(12)))
+CARD = ("size: poker\nelements:\n  - rect: {x: 0, y: 0, w: 63.5, h: 88.9, fill: '#e8e0c8', bleed: true}\n"
+        "  - text: {x: 6, y: 6, w: 51.5, h: 9, text: '{{ title }}', size: 12}\n")
+BACK = "size: poker\ncode: false\nelements:\n  - rect: {x: 0, y: 0, w: 63.5, h: 88.9, fill: '#1f3a5f', bleed: true}\n"
+
+
+def _imported_after(code: str) -> set[str]:
+    probe = code + "\nimport sys, json\nprint(json.dumps(sorted(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    return set(json.loads(out.splitlines()[-1]))
+
+
+def test_cli_start_up_leaves_heavy_readers_out():
+    loaded = _imported_after("import pnpgen.cli.main")
+    assert "pnpgen.build" in loaded          # (the probe imported the command line for real)
+    assert not [name for name in LAZY if name in loaded]
+
+
+def test_a_plain_build_leaves_heavy_readers_out(tmp_path):
+    make_game(tmp_path, GAME, DECK, {"card": CARD, "back": BACK})
+    root = tmp_path
+    code = ("import sys\nfrom pnpgen.cli.main import main\n"
+            f"try:\n    main(['--root', {str(root)!r}, 'build', '-q'])\nexcept SystemExit as exc:\n"
+            "    assert not exc.code, exc.code\n")
+    loaded = _imported_after(code)
+    assert "pnpgen.build.decks" in loaded
+    assert not [name for name in LAZY if name in loaded]
+
+
+@pytest.mark.parametrize("module", ["pnpgen.printcheck", "pnpgen.layout.svg"])
+def test_the_readers_come_in_when_used(module):
+    """The lazily imported names still resolve: the check runner and the SVG readers."""
+    loaded = _imported_after(f"import {module} as m\n"
+                             "getattr(m, 'check_faces', None) or m._import_readers()")
+    assert {"numpy", "colorspacious"} <= loaded if module == "pnpgen.printcheck" else "svglib" in loaded
