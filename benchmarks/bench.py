@@ -471,6 +471,9 @@ def _timed_load(root: Path) -> float:
 
 
 if __name__ == "__main__":
+    if any(not a.isdigit() for a in sys.argv[1:]) and sys.argv[1:] not in (["incremental"], ["spreadsheets"], ["art"]):
+        print(__doc__)
+        sys.exit(0 if sys.argv[1:] in (["-h"], ["--help"]) else 2)
     if sys.argv[1:] == ["incremental"]:
         compiled()
         incremental()
