@@ -200,7 +200,7 @@ def _inline(body, forms: dict) -> list:
         if type(op) is ops.Form and op.name in forms:
             out += _inline(forms[op.name].body, forms)
         elif type(op) is ops.Group:
-            out.append(ops.Group(op.transform, tuple(_inline(op.body, forms)), op.clip))
+            out.append(ops.Group(op.transform, tuple(_inline(op.body, forms)), op.clip, op.opacity))
         else:
             out.append(op)
     return out
