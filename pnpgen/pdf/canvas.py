@@ -16,8 +16,8 @@ from .. import ops
 from ..sheets.impose import Sheet
 from ..layout import svg
 from ..layout.layouter import ICON
-from .colour import PressColours
 from ..layout.fingerprint import Fingerprints
+from .colour import PressColours
 from .replay import Entry, PageRecorder, compress_last_page, draw_image, end_form, end_transparency_group
 
 @dataclass
