@@ -125,8 +125,10 @@ class FormDef:
 @dataclass(frozen=True, slots=True)
 class Group:
     """Operations drawn in a frame of their own: `transform` maps the frame's mm (y down)
-    into the card's mm (y down). Slots use it to turn a value to face its edge."""
+    into the card's mm (y down). Slots use it to turn a value to face its edge. Below an
+    `opacity` of 1 the body is translucent as a whole (drawn opaque among itself first)."""
 
     transform: tuple  # (a, b, c, d, e, f): x' = a*x + c*y + e, y' = b*x + d*y + f
     body: tuple
     clip: tuple | None = None   # (x, y, w, h) in the group's frame: draw only inside it
+    opacity: float = 1.0        # 0..1, of the group as a whole

@@ -404,3 +404,26 @@ def test_kept_pages_define_their_svg_forms_and_match_a_clean_build(tmp_path):
     reader = PdfReader(edited.path)
     svgs = {n for p in reader.pages for n in xobjects(p["/Resources"]) if n.startswith("/FormXob.svg:")}
     assert len(svgs) == 6
+
+
+def test_an_svg_rulebook_figure_warns_at_its_rulebook_line_as_a_card_image_does(tmp_path):
+    """What svglib cannot draw in a figure's SVG is said at the figure's line of rulebook.md
+    (the cover's at its `cover:` line); the rest of the picture still prints."""
+    folder = svg_game(tmp_path, **{"art/hill.svg": UNSUPPORTED})
+    (folder / "rulebook.md").write_text("---\ncover: ['art/hill.svg']\n---\n# Rules\n\nPlay.\n\n"
+                                        "![A hill](art/hill.svg)\n\n![The sun](art/sun.svg)\n")
+    ran = pnpgen("--root", tmp_path, "build", "vec", "--out", tmp_path / "out", cwd=tmp_path)
+    assert ran.returncode == 0, ran.stderr
+    said = [ln for ln in ran.stderr.splitlines() if "rulebook.md" in ln]
+    assert [ln.split(": figure")[0] for ln in said] == ["warning: cards/vec/rulebook.md:2",
+                                                          "warning: cards/vec/rulebook.md:8"], said
+    for line in said:
+        assert ": figure: SVG 'art/hill.svg': cannot draw" in line
+        assert all(feature in line for feature in ("<filter>", "<foreignObject>"))
+    assert "sun.svg" not in ran.stderr               # an SVG drawn whole says nothing
+    reader = PdfReader(tmp_path / "out" / "vec" / "rulebook.pdf")
+    found = {}
+    for p in reader.pages:
+        xobjects(p["/Resources"], found)
+    everything = "".join(x.get_data().decode("latin-1") for x in found.values())
+    assert re.search(rg("#33aa33"), everything)      # the square itself is drawn

@@ -1,14 +1,17 @@
 """`group`: elements drawn in a frame of their own, moved to (x, y), turned and/or mirrored:
 the second panel of a fold-over standee (the first panel turned 180 degrees about the fold,
 so both faces stand upright once folded), a piece of art used twice, a label on a slant.
-A YAML anchor lets the same elements be drawn plainly and in a group."""
+A YAML anchor lets the same elements be drawn plainly and in a group. With `opacity:` the
+group is translucent as a whole: its elements are put together first, so where they overlap
+the one on top hides the one under it, and the result lets what lies under the group show
+through (a faded badge made of several shapes, a watermark of art and text)."""
 
 from __future__ import annotations
 
 import math
 
 from .. import ops
-from .base import Coord, Element, number
+from .base import Coord, Element, Opacity, number
 
 
 class Group(Element):
@@ -20,6 +23,11 @@ class Group(Element):
     """Turn the group counter-clockwise about its (0, 0), degrees."""
     mirror: bool = False
     """Flip the group left to right (before turning it)."""
+    opacity: Opacity = 1
+    """How opaque the group is as a whole, 0 to 1: its elements are drawn together first (the
+    one on top hides what it overlaps, as at 1), then the group lets 1 - opacity of what lies
+    under it show through; it multiplies its elements' own opacities. PDF/X-1a output (no
+    transparency) draws it solid."""
     draw: list["ElementEntry"]  # noqa: F821 - resolved by pnpgen.elements
     """The elements, placed in the group's own millimetres (y down)."""
 
@@ -42,7 +50,7 @@ class Group(Element):
             if el.when is None or ctx.condition(el.when):
                 body += el.draw_ops(ctx)
         # (u, v) y down -> mirrored (m u, v) -> turned counter-clockwise as seen -> moved
-        return [ops.Group((m * cos, -m * sin, sin, cos, self.x, self.y), tuple(body))]
+        return [ops.Group((m * cos, -m * sin, sin, cos, self.x, self.y), tuple(body), None, self.opacity)]
 
 
 ELEMENT = Group

@@ -8,7 +8,9 @@ has as many slots as values, evenly spaced clockwise from the top (a spinner's s
 a dial's numbers). A list of
 values fills the chosen slots clockwise from `start`; a mapping names each slot. What is
 drawn at each slot is `draw:` (elements in a frame centred on the slot, its "up" pointing
-into the card), with `value`, `slot` and `index` as names; by default the value as text."""
+into the card), with `value`, `slot` and `index` as names; by default the value as text.
+Without a `shape:` the slots take the template's: on a hex tile (shape hex-flat or hex-pointy)
+they sit on the tile's own hexagon, on anything else on the rectangle."""
 
 from __future__ import annotations
 
@@ -27,15 +29,21 @@ RECT = {"n": 90, "ne": 45, "e": 0, "se": -45, "s": -90, "sw": -135, "w": 180, "n
 """Slot -> direction from the centre, degrees counter-clockwise from east."""
 HEX_FLAT = {"n": 90, "ne": 30, "se": -30, "s": -90, "sw": -150, "nw": 150}
 HEX_POINTY = {"ne": 60, "e": 0, "se": -60, "sw": -120, "w": 180, "nw": 120}
+DIRECTIONS = {"rect": RECT, "hex-flat": HEX_FLAT, "hex-pointy": HEX_POINTY, "circle": {}}
+"""Each shape's slots (a circle's are numbered, and placed when the values are known)."""
 CLOCKWISE = ["n", "ne", "e", "se", "s", "sw", "w", "nw"]
+HEXAGONS = ("hex-flat", "hex-pointy")
+"""Template shapes whose own outline a `slots` without a `shape:` sits on."""
 LOCAL = ("value", "slot", "index")
 """The names a slot adds for its `draw:` elements."""
 
 
 class Slots(Element):
-    shape: Literal["rect", "hex-flat", "hex-pointy", "circle"] = "rect"
+    shape: Literal["rect", "hex-flat", "hex-pointy", "circle"] | None = None
     """The outline the slots sit on: a rectangle, a flat- or pointy-topped hexagon inscribed
-    in the box, or a circle inscribed in it (one slot per value, clockwise from the top)."""
+    in the box, or a circle inscribed in it (one slot per value, clockwise from the top).
+    Default: the template's own shape on a hex tile (hex-flat or hex-pointy: with the default
+    box, the tile's own hexagon), rect on anything else."""
     x: Coord = 0
     """Left edge of the box, mm (default: the card's)."""
     y: Coord = 0
@@ -73,20 +81,36 @@ class Slots(Element):
     def _shape_slots(self):
         if self.shape == "circle":
             return self._circle_slots()
-        names = self.directions
-        if self.at == "corners" and self.shape != "rect":
-            raise ValueError("a hexagon's slots are its six edges: use at: edges")
+        # without a shape, checked as a rectangle's (whose slots include every hexagon's) here,
+        # and again for the template's shape as it is drawn
+        problem = self._problem(self.shape or "rect")
+        if problem:
+            raise ValueError(problem)
+        return self
+
+    def _problem(self, shape: str) -> str | None:
+        """What is wrong with `at`, `start` and `values` for slots on `shape`, or None."""
+        names = DIRECTIONS[shape]
+        if self.at == "corners" and shape != "rect":
+            return f"a hexagon's slots are its six edges: use at: edges{self._on(shape)}"
         if isinstance(self.at, list):
             unknown = [a for a in self.at if a not in names]
             if unknown:
-                raise ValueError(f"{', '.join(unknown)}: not a slot of a {self.shape} (it has {', '.join(names)})")
-        if self.start is not None and not has_expr(self.start) and self.start not in self.order:
-            raise ValueError(f"start: '{self.start}' is not one of the slots used ({', '.join(self.order)})")
+                return f"{', '.join(unknown)}: not a slot of a {shape} (it has {', '.join(names)}){self._on(shape)}"
+        order = self.order(shape)
+        if self.start is not None and not has_expr(self.start) and self.start not in order:
+            return f"start: '{self.start}' is not one of the slots used ({', '.join(order)}){self._on(shape)}"
         if isinstance(self.values, dict):
             unknown = [k for k in self.values if k not in names]
             if unknown:
-                raise ValueError(f"values: {', '.join(unknown)}: not a slot (expected {', '.join(names)})")
-        return self
+                return f"values: {', '.join(unknown)}: not a slot (expected {', '.join(names)}){self._on(shape)}"
+        return None
+
+    def _on(self, shape: str) -> str:
+        """How a slots without a shape came to be on `shape` (for its messages)."""
+        if self.shape is None and shape != "rect":
+            return f" (the slots take the template's shape, {shape}; write shape: rect for a rectangle's)"
+        return ""
 
     def _circle_slots(self):
         """A circle has one slot per value, the first at the top: `at` may only be left out
@@ -103,18 +127,18 @@ class Slots(Element):
         return self
 
     # --- which slots, in which order --------------------------------------------------------
-    @property
-    def directions(self) -> dict[str, float]:
-        if self.shape == "circle":   # the slots are numbered, and placed when the values are known
-            return {}
-        return {"rect": RECT, "hex-flat": HEX_FLAT, "hex-pointy": HEX_POINTY}[self.shape]
+    def shape_on(self, ctx) -> str:
+        """The outline the slots sit on when drawn in `ctx`: their own `shape`, else the
+        template's when it is a hexagon, else rect."""
+        if self.shape is not None:
+            return self.shape
+        return ctx.shape if ctx.shape in HEXAGONS else "rect"
 
-    @property
-    def order(self) -> list[str]:
-        """The slots used, clockwise from n."""
-        names = [n for n in CLOCKWISE if n in self.directions]
+    def order(self, shape: str) -> list[str]:
+        """The slots used on `shape`, clockwise from n."""
+        names = [n for n in CLOCKWISE if n in DIRECTIONS[shape]]
         if self.at == "edges":
-            return [n for n in names if self.shape != "rect" or len(n) == 1]
+            return [n for n in names if shape != "rect" or len(n) == 1]
         if self.at == "corners":
             return [n for n in names if len(n) == 2]
         if self.at == "all":
@@ -158,9 +182,14 @@ class Slots(Element):
 
     # --- drawing ----------------------------------------------------------------------------
     def ops(self, ctx):
-        order = self.order
+        shape = self.shape_on(ctx)
+        if shape != (self.shape or "rect"):
+            problem = self._problem(shape)
+            if problem:
+                raise LayoutError(problem)
+        order = self.order(shape)
         values = ctx.value(self.values) if isinstance(self.values, str) else self.values
-        if self.shape == "circle":
+        if shape == "circle":
             if not isinstance(values, (list, tuple)) or not values:
                 raise LayoutError(f"values: a circle needs a list of values, got {values!r}")
             order = [str(i + 1) for i in range(len(values))]
@@ -186,14 +215,14 @@ class Slots(Element):
                 continue
             if isinstance(value, str):
                 value = ctx.eval(value)
-            if self.shape == "circle":
+            if shape == "circle":
                 theta = 90 - 360 * index / len(placed)
                 reach = min(w, h) / 2 - self.inset
                 cx = x0 + w / 2 + reach * math.cos(math.radians(theta))
                 cy = y0 + h / 2 - reach * math.sin(math.radians(theta))
             else:
-                cx, cy = self._centre(name, x0, y0, w, h)
-                theta = self.directions[name]
+                cx, cy = _centre(shape, name, x0, y0, w, h, self.inset)
+                theta = DIRECTIONS[shape][name]
             turn = math.radians(theta + 90 if self.facing == "out" else theta - 90)
             cos, sin = math.cos(turn), math.sin(turn)
             sub = ctx.within({"value": value, "slot": name, "index": index})
@@ -201,20 +230,22 @@ class Slots(Element):
             out.append(ops.Group((cos, -sin, sin, cos, cx, cy), tuple(body)))
         return out
 
-    def _centre(self, name, x0, y0, w, h):
-        """The slot's centre in card mm (y down)."""
-        cx, cy = x0 + w / 2, y0 + h / 2
-        theta = math.radians(self.directions[name])
-        if self.shape == "rect":
-            dx, dy = round(math.cos(theta)), -round(math.sin(theta))
-            return cx + dx * (w / 2 - self.inset), cy + dy * (h / 2 - self.inset)
-        # the hexagon inscribed in the box: R from whichever of width and height binds
-        if self.shape == "hex-flat":
-            radius = min(w / 2, h / math.sqrt(3))
-        else:
-            radius = min(w / math.sqrt(3), h / 2)
-        reach = radius * math.sqrt(3) / 2 - self.inset
-        return cx + reach * math.cos(theta), cy - reach * math.sin(theta)
+
+def _centre(shape: str, name: str, x0: float, y0: float, w: float, h: float, inset: float):
+    """The centre of slot `name` on `shape` in the box (x0, y0, w, h), in card mm (y down)."""
+    cx, cy = x0 + w / 2, y0 + h / 2
+    theta = math.radians(DIRECTIONS[shape][name])
+    if shape == "rect":
+        dx, dy = round(math.cos(theta)), -round(math.sin(theta))
+        return cx + dx * (w / 2 - inset), cy + dy * (h / 2 - inset)
+    # the hexagon inscribed in the box (as game.outline draws a hex tile's): R from whichever
+    # of width and height binds
+    if shape == "hex-flat":
+        radius = min(w / 2, h / math.sqrt(3))
+    else:
+        radius = min(w / math.sqrt(3), h / 2)
+    reach = radius * math.sqrt(3) / 2 - inset
+    return cx + reach * math.cos(theta), cy - reach * math.sin(theta)
 
 
 def _drawn_ops(element, ctx):

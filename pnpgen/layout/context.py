@@ -90,12 +90,13 @@ class Expressions:
 
 
 class Context:
-    """One card (or a shared form) being drawn in a frame of `width` x `height` mm."""
+    """One card (or a shared form) being drawn in a frame of `width` x `height` mm, cut to
+    `shape` (the template's: rect, round, hex-flat, hex-pointy or polygon)."""
 
-    __slots__ = ("res", "exprs", "names", "width", "height", "bleed", "notes", "text_cache")
+    __slots__ = ("res", "exprs", "names", "width", "height", "bleed", "notes", "text_cache", "shape")
 
     def __init__(self, res: Resources, exprs: Expressions, names: dict, size, bleed: float,
-                 text_cache: dict):
+                 text_cache: dict, shape: str = "rect"):
         self.res = res
         self.exprs = exprs
         self.names = names
@@ -104,11 +105,14 @@ class Context:
         self.notes: list[tuple[str, bool]] = []
         """(message, strict) noted by elements; the layouter locates and reports them."""
         self.text_cache = text_cache
+        self.shape = shape
 
     def within(self, names: dict | None = None, size=None) -> "Context":
-        """A context for a sub-frame (a slot, an icon): more names, another size."""
+        """A context for a sub-frame (a slot, an icon): more names, another size (a frame of
+        another size is a rectangle, not the template's cut shape)."""
         sub = Context(self.res, self.exprs, {**self.names, **names} if names else self.names,
-                      size or (self.width, self.height), self.bleed, self.text_cache)
+                      size or (self.width, self.height), self.bleed, self.text_cache,
+                      self.shape if size is None else "rect")
         sub.notes = self.notes
         return sub
 

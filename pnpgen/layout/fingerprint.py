@@ -97,7 +97,7 @@ class Fingerprints:
             if kind is ops.Form:
                 data = b"F" + self.form(op.name).encode() + _faded(op.opacity)
             elif kind is ops.Group:
-                data = b"G" + repr((op.transform, op.clip)).encode() + b"{"
+                data = b"G" + repr((op.transform, op.clip)).encode() + _faded(op.opacity) + b"{"
                 h.update(data)
                 if b is not None:
                     b.update(data)

@@ -224,7 +224,8 @@ class Layouter:
         else:
             info.update(code=card.code, copy=card.copy, count=card.entry.count)
             names = {**self._shared, **card.entry.fields, "card": info}
-        return Context(self.res, self.exprs, names, size, self.game.game.bleed, self._text_cache)
+        return Context(self.res, self.exprs, names, size, self.game.game.bleed, self._text_cache,
+                       tpl.template.shape)
 
     def _element_ops(self, ctx: Context, tpl, i, el, card):
         try:

@@ -15,8 +15,9 @@ from .. import ops
 from ..sheets.impose import Sheet
 from ..layout import svg
 from ..layout.layouter import ICON
+from ..layout.fingerprint import Fingerprints
 from .colour import PressColours
-from .replay import Entry, PageRecorder, compress_last_page, draw_image, end_form
+from .replay import Entry, PageRecorder, compress_last_page, draw_image, end_form, end_transparency_group
 
 @dataclass
 class SheetPage:
@@ -31,6 +32,8 @@ class SheetPage:
 
 
 MM = 72 / 25.4
+GROUP_REACH = 2000 * MM
+"""Half the side of a translucent group's form box, points: more than anything drawn reaches."""
 rl_config.useA85 = 0  # binary streams: smaller files, same content
 MARK_COLOR = Color(0, 0, 0)
 SLUG_COLOR = Color(0.35, 0.35, 0.35)
@@ -58,6 +61,11 @@ class Painter:
         self.bleed = bleed
         self.press = press    # CMYK mode: images converted to the press's inks (the canvas converts colours)
         self.defined: set[str] = set()
+        self.defining = 0     # shared forms being drawn (define_forms), one inside another
+        self.translucent_placed = False
+        """Whether the page being drawn placed a translucent group of its own (outside the
+        shared forms): its form is defined with the page, so a later PDF cannot replay the page."""
+        self._prints: Fingerprints | None = None
 
     def define_forms(self, names):
         """Draw each shared group once as a form XObject (before pages use it)."""
@@ -67,7 +75,11 @@ class Painter:
             form = self.forms[name]
             (w, h), b = form.size, (self.bleed if form.bleed else 0)
             self.c.beginForm(name, -b * MM, -b * MM, (w + b) * MM, (h + b) * MM)
-            self._draw(form.body, h)
+            self.defining += 1
+            try:
+                self._draw(form.body, h)
+            finally:
+                self.defining -= 1
             end_form(self.c, name)
             self.defined.add(name)
 
@@ -161,8 +173,26 @@ class Painter:
             p = c.beginPath()
             p.rect(x * MM, -(y + h) * MM, w * MM, h * MM)
             c.clipPath(p, stroke=0, fill=0)
-        self._draw(op.body, 0.0)
+        if op.opacity < 1 and self.press is None:
+            self._translucent(op)
+        else:
+            self._draw(op.body, 0.0)
         c.restoreState()
+
+    def _translucent(self, op: ops.Group):
+        """A group translucent as a whole: its body drawn once into a form of its own, a
+        transparency group named by what it draws, placed at the group's opacity."""
+        if self._prints is None:
+            self._prints = Fingerprints(self.forms)
+        name = "group-" + self._prints.face(op.body)
+        if name not in self.defined:
+            self.c.beginForm(name, -GROUP_REACH, -GROUP_REACH, GROUP_REACH, GROUP_REACH)
+            self._draw(op.body, 0.0)
+            end_transparency_group(self.c, name)
+            self.defined.add(name)
+        if not self.defining:
+            self.translucent_placed = True
+        self._faded(op.opacity, self.c.doForm, name)
 
     def _image(self, op: ops.Image, card_h):
         c = self.c
@@ -389,6 +419,7 @@ class CardCanvas(Painter):
     def page(self):
         self.c.showPage()
         compress_last_page(self.c)
+        self.translucent_placed = False
 
     # --- pages kept by the build cache (build/cache.py), recorded by pdf/replay.py -----------
     def seed_fonts(self, fonts: dict[str, str]) -> None:
@@ -408,6 +439,9 @@ class CardCanvas(Painter):
     def record_page(self, images: list) -> Entry | None:
         """End the page drawn with draw_page and return it as a cache entry, or None when the
         page did more to the document than an entry can replay."""
+        if self.translucent_placed:     # (a translucent group's form is defined with the page)
+            self.page()
+            return None
         return self.recorder.record(self.page, images)
 
     def replay_page(self, entry: Entry) -> None:

@@ -66,6 +66,20 @@ def end_form(c: Canvas, name: str) -> None:
         form.Resources = resources
 
 
+def end_transparency_group(c: Canvas, name: str) -> None:
+    """End the form being drawn (as end_form) and make it a transparency group (/Group /S
+    /Transparency): placed at an opacity, its content is composited among itself first and
+    then faded as one. reportlab writes only the form's stream dictionary, so the stream it
+    would make is made here, the group entry in its dictionary."""
+    end_form(c, name)
+    form = c._doc.idToObject[pdfdoc.xObjectName(name)]
+    contents = pdfdoc.PDFStream(content=form.stream)
+    contents.__Comment__ = "xobject form stream"
+    contents.dictionary["Group"] = pdfdoc.PDFDictionary({"Type": pdfdoc.PDFName("Group"),
+                                                        "S": pdfdoc.PDFName("Transparency")})
+    form.Contents = contents
+
+
 def compress_last_page(c: Canvas) -> None:
     """reportlab keeps every page's drawing as text until save(); compressing it now
     (exactly as save() would) keeps a 10,000-card build's memory small. If reportlab's

@@ -2,7 +2,9 @@
 code as the PDFs (export.faces) and rendered to PNGs with pdfium (export.raster), each
 labelled with its code, title and the file:line it comes from; plus the rules report and
 the layout warnings. Pure: no server and no threads. Images are cached by what a face
-prints (fingerprint), so after a one-card edit only that card's face is rendered again."""
+prints (fingerprint), so after a one-card edit only that card's face is rendered again. A
+round token, a hex tile or a polygon is clipped to its outline and transparent outside it,
+as `pnpgen export png` draws it."""
 
 from __future__ import annotations
 
@@ -37,7 +39,7 @@ class FaceRef:
 
     digest: str
     size: tuple[float, float]   # trim, mm
-    shape: str                  # rect or round
+    shape: str                  # the template's shape: rect, round, hex-flat, hex-pointy or polygon
     board: bool = False
 
 
@@ -152,11 +154,12 @@ class Images:
         """Faces one to a page (export.faces), then each page to a PNG of exactly its size."""
         out: list[bytes | None] = [None] * len(faces)
         with tempfile.TemporaryDirectory(prefix="pnpgen-preview-") as tmp:
-            # one PDF per kind of page: round tokens keep transparent corners; boards, fewer dots
+            # one PDF per kind of page: round tokens, hexes and polygons keep transparent corners
+            # (drawn clipped to their outline); boards, fewer dots
             batches: dict[tuple[bool, float], list[int]] = {}
             for i, face in enumerate(faces):
                 dpi = dpi_of(deck, face)
-                batches.setdefault((face.shape == "round", dpi), []).append(i)
+                batches.setdefault((face.shape == "round" or bool(face.outline), dpi), []).append(i)
             for n, ((alpha, dpi), indices) in enumerate(sorted(batches.items())):
                 pdf = Path(tmp) / f"faces-{n}.pdf"
                 write_pages(pdf, [faces[i] for i in indices], deck, bleed, deck.name)
@@ -184,7 +187,8 @@ def take(game: GameSource, images: Images) -> Snapshot:
     wanted: list[tuple[str, DeckFaces, Face]] = []
 
     def ref(prints: Fingerprints, deck: DeckFaces, face: Face) -> FaceRef:
-        digest = prints.face(face.body, face.size, face.shape)
+        # a polygon's own corners are part of what it prints (its outline clips the picture)
+        digest = prints.face(face.body, face.size, f"{face.shape} {face.outline}" if face.outline else face.shape)
         snap.sources.setdefault(digest, (deck, face))
         wanted.append((digest, deck, face))
         return FaceRef(digest, tuple(face.size), face.shape, deck.board)

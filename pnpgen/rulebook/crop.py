@@ -90,7 +90,7 @@ def _group(op: ops.Group, box: Box, forms: dict) -> ops.Group | None:
             body.append(child)
         else:
             body += _crop([child], inner, forms)
-    return ops.Group(op.transform, tuple(body), op.clip) if body else None
+    return ops.Group(op.transform, tuple(body), op.clip, op.opacity) if body else None
 
 
 def _inverse_box(transform, box: Box) -> Box | None:

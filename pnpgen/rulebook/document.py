@@ -112,7 +112,8 @@ def write(path: str, source: Source, game_title: str, components: Components, pa
     title = fm.title or game_title
     doc = RulebookDoc(path, page, f"{title} - Rules", subject, styles)
     frame_w, frame_h = (page.width - 2 * page.margin) * MM, page.body_height * MM
-    story = [KeepInFrame(frame_w, frame_h, title_page(source, title, components, styles, page), mode="shrink")]
+    notes: list[Notice] = []
+    story = [KeepInFrame(frame_w, frame_h, title_page(source, title, components, styles, page, notes), mode="shrink")]
     if fm.contents:
         toc = TableOfContents(levelStyles=styles.toc, dotsMinLevel=0, tableStyle=styles.toc_table)
         story += [NextPageTemplate("single"), PageBreak(), Paragraph("Contents", styles.toc_title), toc]
@@ -120,10 +121,12 @@ def write(path: str, source: Source, game_title: str, components: Components, pa
     body = Story(source, styles, components, page.column_width * MM, page.body_height * MM)
     story += body.build()
     doc.multiBuild(story, canvasmaker=partial(IconCanvas, icons=components.icons, images=components.images))
-    return doc.page, body.notes
+    return doc.page, notes + body.notes
 
 
-def title_page(source: Source, title: str, components: Components, styles: Styles, page: PageSpec) -> list:
+def title_page(source: Source, title: str, components: Components, styles: Styles, page: PageSpec,
+               notes: list[Notice] | None = None) -> list:
+    """The title page's flowables; warnings about its cover figures go to `notes`."""
     fm = source.front
     out = [Spacer(1, page.height * MM * 0.12), Paragraph(escape(title), styles.title)]
     if fm.subtitle:
@@ -140,12 +143,14 @@ def title_page(source: Source, title: str, components: Components, styles: Style
     cover = _cover(components) if fm.cover is None else fm.cover
     if cover:
         story = Story(source, styles, components, (page.width - 2 * page.margin) * MM, page.body_height * MM * 0.55)
+        line = source.front_doc.line(("cover",)) if source.front_doc else None
         try:
-            out += [Spacer(1, 10), story.figure_row(cover)]
+            out += [Spacer(1, 10), story.figure_row(cover, line)]
         except RefError as exc:
-            line = source.front_doc.line(("cover",)) if source.front_doc else None
             raise InputError.at(source.path, line, f"cover: {exc}; the rulebook may only draw what the game has") \
                 from None
+        if notes is not None:
+            notes += story.notes
     out.append(Spacer(1, 16))
     if fm.credit:
         out.append(Paragraph(escape(fm.credit), styles.credit))

@@ -31,12 +31,14 @@ MAX_FIGURE_MM = 2000
 @dataclass
 class Art:
     """What a figure shows: operations in the component's mm (y down), the part of it shown
-    (x, y, w, h), and how the component is cut (rect, round, or none for a board)."""
+    (x, y, w, h), how the component is cut (rect, round, or none for a board), and what of it
+    cannot be drawn (the rulebook warns at the figure's line)."""
 
     body: list
     view: tuple[float, float, float, float]
     shape: str
     width: float | None      # asked-for width in mm, or None for the natural size
+    warnings: tuple[str, ...] = ()   # what drawing it leaves out (an SVG feature svglib cannot draw)
 
 
 class Components:
@@ -173,8 +175,9 @@ class Components:
             raise RefError(str(exc)) from None
         w = 80.0
         h = w * ph / pw
-        picture = ops.Svg(key, 0, 0, w, h, None) if is_svg(key) else ops.Image(key, 0, 0, w, h, None)
-        return Art([picture], (0, 0, w, h), "none", None)
+        if not is_svg(key):
+            return Art([ops.Image(key, 0, 0, w, h, None)], (0, 0, w, h), "none", None)
+        return Art([ops.Svg(key, 0, 0, w, h, None)], (0, 0, w, h), "none", None, res.svg_warnings(key))
 
 
 def _number(options: dict, key: str, allow_zero: bool = False) -> float | None:
@@ -197,7 +200,7 @@ def _inline(body, forms: dict) -> list:
         if type(op) is ops.Form and op.name in forms:
             out += _inline(forms[op.name].body, forms)
         elif type(op) is ops.Group:
-            out.append(ops.Group(op.transform, tuple(_inline(op.body, forms)), op.clip))
+            out.append(ops.Group(op.transform, tuple(_inline(op.body, forms)), op.clip, op.opacity))
         else:
             out.append(op)
     return out

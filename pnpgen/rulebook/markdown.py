@@ -202,12 +202,23 @@ class Story:
             except RefError as exc:
                 raise self.source.error(_line(node), f"figure '{address}': {exc}; the rulebook may only draw "
                                         "what the game has") from None
+            self._warn_left_out(art, self.source.line(_line(node)))
             arts.append((art, child.content))
         return self._row(arts, width)
 
-    def figure_row(self, addresses: list[str]) -> Flowable:
-        """Figures without captions, side by side (the title page's cover)."""
-        return self._row([(self.components.resolve(a), "") for a in addresses], self.width, keep=False)
+    def figure_row(self, addresses: list[str], line: int | None = None) -> Flowable:
+        """Figures without captions, side by side (the title page's cover: its warnings at the
+        rulebook file's `line`)."""
+        arts = []
+        for address in addresses:
+            arts.append((self.components.resolve(address), ""))
+            self._warn_left_out(arts[-1][0], line)
+        return self._row(arts, self.width, keep=False)
+
+    def _warn_left_out(self, art, line: int | None) -> None:
+        """A warning at the figure's line of the rulebook file for each thing its picture
+        cannot draw (as a card's image element gets at its template line)."""
+        self.notes += [Notice(self.source.path, line, f"figure: {w}") for w in art.warnings]
 
     def _row(self, arts, width: float, keep: bool = True) -> Flowable:
         gaps = FIGURE_GAP * (len(arts) - 1)

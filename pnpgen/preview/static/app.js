@@ -503,6 +503,7 @@ function setFace(img, face) {
   if (!face) { img.hidden = true; img.removeAttribute("src"); delete img.dataset.src; return; }
   img.hidden = false;
   img.classList.toggle("round", face.shape === "round");
+  img.classList.toggle("cutout", face.shape !== "rect");   // transparent outside a disc, hexagon or polygon
   img.classList.toggle("board", face.board);
   img.style.setProperty("--w", String(face.w));
   img.style.setProperty("--h", String(face.h));
@@ -613,7 +614,8 @@ function bigFace(side, face, card, deck) {
   });
   img.src = face.full;
   const caption = deck.kind === "board" ? (side === "front" ? "side A" : "side B") : side;
-  return el("figure", { class: `lb-face ${face.shape === "round" ? "round" : ""}` }, pic, el("figcaption", {}, caption));
+  const cut = face.shape === "round" ? "round cutout" : face.shape !== "rect" ? "cutout" : "";
+  return el("figure", { class: `lb-face ${cut}` }, pic, el("figcaption", {}, caption));
 }
 
 function whereButton(text) {
