@@ -15,7 +15,13 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
+from pnpgen.build import Options, Project, build_game
+from pnpgen.revisions import game_changes, open_revision
+from pnpgen.revisions.built import PrintedFace
+from pnpgen.revisions.pictures import render
+
 from .clirun import pnpgen
+from .test_changes_build import _close
 from .minigame import make_game
 from .pdfread import MM, page_geometry, page_texts
 
@@ -153,6 +159,11 @@ def test_a_shared_build_is_deterministic_and_left_in_place_when_unchanged(shared
     before = (tmp_path / "a" / "share" / SHARED).stat().st_mtime_ns
     assert pnpgen("--root", root, "build", "--out", tmp_path / "a", cwd=root).returncode == 0
     assert (tmp_path / "a" / "share" / SHARED).stat().st_mtime_ns == before
+    # and once more onto a warm build cache: its pages copied from the cache, not drawn
+    (tmp_path / "a" / "share" / SHARED).unlink()
+    results = {r.deck: r for r in build_game(Project(root), "share", Options(out=tmp_path / "a"))}
+    assert (results["shared-63.5x88.9"].kept, results["shared-63.5x88.9"].drawn) == (2, 0)
+    assert (tmp_path / "a" / "share" / SHARED).read_bytes() == (root / "out" / "share" / SHARED).read_bytes()
 
 
 def test_a_card_on_a_shared_sheet_is_reprinted_and_found_changed(shared_build, tmp_path):
@@ -169,6 +180,26 @@ def test_a_card_on_a_shared_sheet_is_reprinted_and_found_changed(shared_build, t
     assert sorted(p.name for p in (tmp_path / "re" / "share").glob("*.pdf")) == ["reprint-alpha.pdf"]
     front, back = page_texts(tmp_path / "re" / "share" / "reprint-alpha.pdf")
     assert codes(front) == ["SHR-002"] and "Alpha Two" in front and "BACK" in back
+
+
+def test_the_picture_of_a_card_as_it_was_is_cut_out_of_the_shared_sheet(shared_build, tmp_path):
+    root, _ = shared_build
+    old = tmp_path / "old"
+    shutil.copytree(root / "cards", old / "cards")
+    shutil.copytree(root / "templates", old / "templates")
+    now = tmp_path / "now"
+    shutil.copytree(old, now)
+    beta = now / "cards" / "share" / "decks" / "beta.yaml"
+    beta.write_text(beta.read_text().replace("{title: Beta 2}", "{title: Beta Two}"))
+    from_yaml = game_changes(Project(now), "share", str(old))
+    with open_revision(Project(now), str(root / "out")) as revision:
+        built = game_changes(Project(now), "share", revision)
+        (was,) = [c.before["front"] for c in built.changes if c.code == "SHR-006"]
+        (drawn,) = [c.before["front"] for c in from_yaml.changes if c.code == "SHR-006"]
+        assert isinstance(was.face, PrintedFace) and was.digest == drawn.digest
+        assert (was.face.where.pdf.name, was.face.where.page) == (SHARED, 0)
+        cut, again = render([was]), render([drawn])
+        _close(cut[0], again[0], "SHR-006")
 
 
 def test_a_share_sheets_value_pnpgen_does_not_know_is_a_located_error(tmp_path):

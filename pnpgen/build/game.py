@@ -103,7 +103,7 @@ def _build_components(plan: GamePlan, outdir: Path, options: Options, cache: Pag
         options.progress(f"{game.id}/{shared.name}: {sum(len(c) for _, c in shared.parts)} cards of "
                          f"{len(shared.parts)} decks on {shared.sheets} shared sheets ({shared.saved} saved) ...")
         records = {d.id: book.record_of(d.source) for d, _ in shared.parts} if book is not None else None
-        r, temps = build_shared(game, shared, plan.icons, records, outdir, options)
+        r, temps = build_shared(game, shared, plan.icons, records, outdir, options, cache)
         r.saved = shared.saved
         staged.adopt(temps)
         refuse_if_strict(r.warnings, options)

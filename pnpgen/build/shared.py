@@ -18,7 +18,7 @@ from ..errors import Notice
 from ..game.loader import GameSource
 from ..ops import Form
 from ..pdf.canvas import CardCanvas, SheetPage
-from .cache import charset
+from .cache import PageCache, PageKeys, charset, font_key, page_images
 from .manifest import DeckRecord, Manifest
 from .options import Options
 from .pages import Slug, deck_forms, upright_height
@@ -116,9 +116,10 @@ class SharedPages:
 
 
 def build_shared(game: GameSource, shared: SharedSheets, icons: dict, records: dict[str, DeckRecord] | None,
-                 outdir: Path, options: Options) -> tuple[DeckResult, list[tuple[str, Path]]]:
+                 outdir: Path, options: Options, cache: PageCache) -> tuple[DeckResult, list[tuple[str, Path]]]:
     """Draw a shared PDF into a temporary file beside its target: (its result, [(temporary,
-    target)]). With `records` (deck id -> its manifest record), its cards are recorded there."""
+    target)], none when the file in place is the same). With `records` (deck id -> its
+    manifest record), its cards are recorded there; pages the build `cache` holds are copied."""
     forms = shared_forms(shared, icons)
     target = outdir / f"{shared.name}.pdf"
     if records is not None:
@@ -129,27 +130,51 @@ def build_shared(game: GameSource, shared: SharedSheets, icons: dict, records: d
     if records is not None:
         for deck, _ in shared.parts:
             records[deck.id].finish()
-    slug_font = fonts.builtin("sans")
     volume = Volume(shared.name, target, f"{game.game.title} - shared sheets", [], 0, 0, options.press())
     with files.Staged() as staged:
         tmp = staged.add(target)
-        first = shared.parts[0][0]
-        canvas = CardCanvas(tmp, shared.page, volume.title, forms, game.game.bleed, slug_font, game.game.credits,
-                            first.layouter.res.converted, volume.press)
-        canvas.seed_fonts(charset(pages, forms, slug_font))
-        canvas.define_forms(sorted(forms))
-        for page in pages:
-            canvas.draw_page(page, slug_font)
-            canvas.page()
-        save_volume(canvas, volume, tmp)
-        if file_digest(tmp) != file_digest(target):     # (a file that comes out the same is left in place)
-            written, staged.written = staged.written, []
-        else:
-            written = []
+        kept = _write(game, shared, volume, tmp, pages, forms, cache)
+        written = staged.written if file_digest(tmp) != file_digest(target) else []   # (the same: left in place)
+        staged.written = [] if written else staged.written
     cards = sum(len(c) for _, c in shared.parts)
     result = DeckResult(shared.name, target, cards, shared.sheets, len(pages), shared.per_sheet, maker.warnings,
-                        [target], 0, len(pages))
+                        [target], kept, len(pages) - kept)
     return result, written
+
+
+def _write(game: GameSource, shared: SharedSheets, volume: Volume, tmp: str, pages: list[SheetPage], forms: dict,
+           cache: PageCache) -> int:
+    """The shared PDF's pages into `tmp`, each copied from the build cache when it holds its
+    drawing (its content with the PDF's font state, as a deck's pages are), drawn (and kept
+    there) otherwise; returns the pages copied."""
+    slug_font = fonts.builtin("sans")
+    chars = charset(pages, forms, slug_font)
+    keys: list[str] = []
+    if cache.path is not None:
+        page_keys, state = PageKeys(forms, game.root, shared.page, game.game.bleed), font_key(chars)
+        keys = [page_keys.drawn(page_keys.content(page), state) for page in pages]
+    canvas = CardCanvas(tmp, shared.page, volume.title, forms, game.game.bleed, slug_font, game.game.credits,
+                        shared.parts[0][0].layouter.res.converted, volume.press)
+    canvas.seed_fonts(chars)
+    canvas.define_forms(sorted(forms))
+    kept = 0
+    for p, page in enumerate(pages):
+        held = cache.get(keys[p]) if keys else None
+        if held is not None:
+            canvas.replay_page(held)
+            kept += 1
+            continue
+        canvas.draw_page(page, slug_font)
+        if not keys:
+            canvas.page()
+            continue
+        entry = canvas.record_page(page_images(page))
+        if entry is not None:
+            cache.put(keys[p], entry)
+    save_volume(canvas, volume, tmp)
+    if keys:
+        cache.keep(f"{game.id}/{volume.name}", keys)
+    return kept
 
 
 def shared_only(deck: DeckPlan, icons: dict, book: Manifest | None, target: Path) -> DeckResult:
