@@ -130,11 +130,20 @@ def test_share_sheets_none_keeps_a_file_for_every_deck_and_clears_the_shared_one
     assert run.returncode == 0, run.stderr
     out = copy / "out" / "share"
     assert sorted(p.name for p in out.glob("*.pdf")) == ["alpha.pdf", "beta.pdf", "gamma.pdf"]
-    assert "4 sheets of cards and tokens, 0 warnings" in run.stdout and "saved" not in run.stdout
+    assert "4 sheets of cards and tokens, 0 warnings" in run.stdout and "saved by sharing" not in run.stdout
     assert codes(page_texts(out / "alpha.pdf")[0]) == ["SHR-001", "SHR-002", "SHR-003", "SHR-004"]
     assert len(page_texts(out / "gamma.pdf")) == 4
     listed = pnpgen("--root", copy, "list", "share", cwd=copy)
     assert "4 sheets of card stock, 0 of paper" in listed.stdout and "shared" not in listed.stdout
+
+
+def test_decks_a_custom_sheet_layout_lays_out_keep_their_own_sheets(shared_build, tmp_path):
+    root, _ = shared_build
+    run = pnpgen("--root", root, "build", "--layout", "poker-9up-a4", "--out", tmp_path / "laid", cwd=root)
+    assert run.returncode == 0, run.stderr
+    out = tmp_path / "laid" / "share"
+    assert sorted(p.name for p in out.glob("*.pdf")) == ["alpha.pdf", "beta.pdf", "gamma.pdf"]
+    assert "saved by sharing" not in run.stdout and "3 sheets of cards" in run.stdout   # 9 a sheet: a sheet each
 
 
 def test_list_says_where_the_cards_are_and_the_sheets_saved(shared_build):

@@ -54,7 +54,7 @@ def kit(plan: GamePlan, paper: Printing, options: Options | None = None) -> Kit:
         sheets = paper.decks[deck.id]
         out.crop_marks |= any(getattr(sheet, "marks", ()) for sheet, _ in sheets.runs)
         out.ticks |= any(getattr(sheet, "ticks", ()) for sheet, _ in sheets.runs)
-        own = -(-len(paper.sharing.own_cards(deck, deck.cards)) // max(1, sheets.per_sheet))
+        own = paper.sharing.own_sheets(deck.id, sheets)
         if not own:     # (no card, or every card on shared sheets)
             continue
         out.files.append(KitFile(deck.id, _deck_files(deck.id, own, options.volume_sheets),

@@ -71,6 +71,13 @@ class Sharing:
         """The cards of a deck printed on its own sheets."""
         return cards[:self.own.get(deck.id, len(cards))]
 
+    def own_sheets(self, deck_id: str, sheets: DeckSheets) -> int:
+        """The sheets a deck prints on its own, of its `sheets` (those of all its cards): its
+        full sheets when it shares, all of them otherwise."""
+        if deck_id not in self.own:
+            return sheets.sheets
+        return self.own[deck_id] // sheets.per_sheet
+
     @property
     def saved(self) -> int:
         return sum(s.saved for s in self.shared)
