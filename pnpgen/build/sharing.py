@@ -3,8 +3,10 @@ drawn: decks of one card size on the automatic grid, with the same paper, flip e
 offset and sides, pool what does not fill a sheet of their own (a deck smaller than a sheet,
 the part-filled last sheet of a bigger one) onto sheets they share, when that saves a sheet.
 Each deck keeps its full sheets in its own PDF; the shared sheets of one card size go into
-one PDF, out/<game>/shared-<w>x<h>.pdf. The plan is pure arithmetic on the decks' sheets,
-so the build, `pnpgen list` and the rulebook's printing section all say the same."""
+one PDF, out/<game>/shared-<w>x<h>.pdf. The plan is arithmetic on the decks' sheets, so the
+build, `pnpgen list` and the rulebook's printing section all say the same; the build alone
+also keeps apart decks that would define one form name differently (a shared PDF holds each
+form once), which a template's static parts, drawn alike for every deck of one size, do not."""
 
 from __future__ import annotations
 
