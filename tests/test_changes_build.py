@@ -30,7 +30,7 @@ from .test_changes import PICS_FACE, art
 ROOT = Path(__file__).resolve().parent.parent
 PX = 150 / 25.4
 
-GAME = "title: Kit\ncode: KIT\npaper: letter\n"
+GAME = "title: Kit\ncode: KIT\npaper: letter\nshare_sheets: none\n"   # (each deck its own sheets: test_share_sheets.py cuts cards out of shared ones)
 SKY = """name: Sky deck
 template: face
 back: {template: back}

@@ -29,6 +29,17 @@ def _result(built, deck):
     return next(r for r in built["swamped"] if r.deck == deck)
 
 
+def _places(built, deck_id):
+    """{code: (its PDF, front page, front trim, back page, back trim)} of each card's first copy,
+    as the build's manifest records it: a deck's cards are on its own sheets or on shared ones."""
+    outdir = _result(built, deck_id).path.parent
+    data = json.loads((outdir / "manifest.json").read_text())
+    deck = next(d for d in data["decks"] if d["id"] == deck_id)
+    rows = [dict(zip(data["card_columns"], row)) for row in deck["cards"]]
+    return {r["code"]: (outdir / deck["files"][r["file"]], r["front_page"], tuple(deck["slots"][r["front_slot"]][:4]),
+                        r["back_page"], tuple(deck["slots"][r["back_slot"]][:4])) for r in rows}
+
+
 def _cards(project, deck_id):
     game = load(project, "swamped")
     deck = next(d for d in game.decks if d.id == deck_id)
@@ -81,17 +92,16 @@ CLOCKWISE = ["n", "ne", "e", "se", "s", "sw", "w", "nw"]
 
 
 def test_treasure_values_face_their_edges_and_carry_on_behind_the_three(built, project):
-    result = _result(built, "components")
+    places = _places(built, "components")
     cards, sheet = _cards(project, "components")
-    pdf = pdfium.PdfDocument(str(result.path))
-    treasures = [(i, c) for i, c in enumerate(cards) if c.front == "treasure"]
+    treasures = [c for c in cards if c.front == "treasure"]
     assert len(treasures) == 4
     W = sheet.page[0]
-    for i, card in treasures:
-        page = i // sheet.per_sheet
-        slot = i % sheet.per_sheet
-        front = _values_on(pdf[2 * page], sheet.fronts[slot].trim)
-        back = _values_on(pdf[2 * page + 1], sheet.backs[slot].trim)
+    for card in treasures:
+        path, front_page, front_trim, back_page, back_trim = places[card.code]
+        pdf = pdfium.PdfDocument(str(path))
+        front = _values_on(pdf[front_page], front_trim)
+        back = _values_on(pdf[back_page], back_trim)
         edges = dict(zip(["n", "e", "s", "w"], card.entry.fields["edges"]))
         back_edges = dict(zip(["n", "e", "s", "w"], card.entry.fields["back_edges"]))
         # every value on its edge, turned to be read from beyond that edge
@@ -103,20 +113,19 @@ def test_treasure_values_face_their_edges_and_carry_on_behind_the_three(built, p
         start = order.index(4)
         assert order[start:] + order[:start] == [4, 5, 6, 7]
         # the 4 is printed right behind the 3: flip the back page's 4 onto the front page
-        (four,) = [(x, y) for ch, x, y, _ in _glyphs(pdf[2 * page + 1], 14) if ch == "4"
-                   and _position(x, y, sheet.backs[slot].trim)]
-        (three,) = [(x, y) for ch, x, y, _ in _glyphs(pdf[2 * page], 14) if ch == "3"
-                    and _position(x, y, sheet.fronts[slot].trim)]
+        (four,) = [(x, y) for ch, x, y, _ in _glyphs(pdf[back_page], 14) if ch == "4"
+                   and _position(x, y, back_trim)]
+        (three,) = [(x, y) for ch, x, y, _ in _glyphs(pdf[front_page], 14) if ch == "3"
+                    and _position(x, y, front_trim)]
         behind = (W * MM - four[0], four[1])
         assert behind == pytest.approx(three, abs=2 * MM)
 
 
 def test_croc_speeds_rise_clockwise_on_sides_and_corners_each_facing_out(built, project):
-    result = _result(built, "components")
-    cards, sheet = _cards(project, "components")
-    pdf = pdfium.PdfDocument(str(result.path))
-    (i, croc), = [(i, c) for i, c in enumerate(cards) if c.front == "croc"]
-    found = _values_on(pdf[2 * (i // sheet.per_sheet)], sheet.fronts[i % sheet.per_sheet].trim)
+    cards, _ = _cards(project, "components")
+    (croc,) = [c for c in cards if c.front == "croc"]
+    path, front_page, front_trim, _, _ = _places(built, "components")[croc.code]
+    found = _values_on(pdfium.PdfDocument(str(path))[front_page], front_trim)
     values = croc.entry.fields["values"]
     assert found == {k: [(v, OUTWARD[k])] for k, v in zip(CLOCKWISE, values)}
     assert values == sorted(values) and values[0] == 1
@@ -124,17 +133,16 @@ def test_croc_speeds_rise_clockwise_on_sides_and_corners_each_facing_out(built, 
 
 @pytest.mark.parametrize("deck,template", [("deck", "coordinate"), ("expansions", "pounce")])
 def test_corner_numbers_face_their_corners_clockwise_from_the_white_one(built, project, deck, template):
-    result = _result(built, deck)
+    places = _places(built, deck)
     cards, sheet = _cards(project, deck)
-    pdf = pdfium.PdfDocument(str(result.path))
     H = sheet.page[1]
     checked = 0
-    for i, card in enumerate(cards):
+    for card in cards:
         if card.front != template:
             continue
-        page, slot = divmod(i, sheet.per_sheet)
-        trim = sheet.fronts[slot].trim
-        found = _values_on(pdf[2 * page], trim)
+        path, page, trim, _, _ = places[card.code]
+        pdf = pdfium.PdfDocument(str(path))
+        found = _values_on(pdf[page], trim)
         corners = ["ne", "se", "sw", "nw"]
         white = card.entry.fields["white"]
         k = corners.index(white)
@@ -142,7 +150,7 @@ def test_corner_numbers_face_their_corners_clockwise_from_the_white_one(built, p
                 for n, v in enumerate(card.entry.fields["corners"])}
         assert found == want, card.code
         # the white corner is white, right at the card's corner; the others are not
-        image = pdf[2 * page].render(scale=100 / 72).to_pil().convert("RGB")
+        image = pdf[page].render(scale=100 / 72).to_pil().convert("RGB")
         tx, ty, tw, th = trim
         for corner in corners:
             cx = tx + (2.5 if "w" in corner else tw - 2.5)
@@ -155,21 +163,32 @@ def test_corner_numbers_face_their_corners_clockwise_from_the_white_one(built, p
 
 def test_every_card_code_is_printed_on_both_faces_and_lands_behind_its_front(built, project):
     """Codes are read off the pages as text; each back's code, turned over the long edge,
-    lands on its front's code (within 2 mm), for every double-sided card of the kit."""
+    lands on its front's code (within 2 mm), for every double-sided card of the kit, on the
+    decks' own sheets and the shared ones alike; no page shows a code it should not."""
+    on_page: dict = {}      # (PDF, page) -> the codes the manifest puts there
+    unique = set()
     for deck in ("deck", "components", "expansions"):
-        result = _result(built, deck)
         cards, sheet = _cards(project, deck)
-        pdf = pdfium.PdfDocument(str(result.path))
+        places = _places(built, deck)
         W = sheet.page[0] * MM
-        for s in range(result.sheets):
-            fronts, backs = code_centres(pdf[2 * s], "SWD-"), code_centres(pdf[2 * s + 1], "SWD-")
-            chunk = cards[s * sheet.per_sheet:(s + 1) * sheet.per_sheet]
-            unique = {c.code for c in chunk if c.unique_back}
-            assert set(fronts) == {c.code for c in chunk}, deck
-            assert set(backs) == unique, deck
-            for code in unique:
-                bx, by = backs[code]
-                assert (W - bx, by) == pytest.approx(fronts[code], abs=2 * MM), code
+        assert set(places) == {c.code for c in cards}
+        for card in cards:
+            path, front_page, _, back_page, _ = places[card.code]
+            on_page.setdefault((path, front_page), set()).add(card.code)
+            if card.unique_back:
+                unique.add(card.code)
+                on_page.setdefault((path, back_page), set()).add(card.code)
+    assert sorted({path.name for path, _ in on_page}) == ["components.pdf", "deck.pdf", "shared-88.9x88.9.pdf"]
+    for (path, page), expected in on_page.items():
+        assert set(code_centres(pdfium.PdfDocument(str(path))[page], "SWD-")) == expected, (path.name, page)
+    for (path, page), expected in on_page.items():
+        if page % 2:
+            continue
+        pdf = pdfium.PdfDocument(str(path))
+        fronts, backs = code_centres(pdf[page], "SWD-"), code_centres(pdf[page + 1], "SWD-")
+        for code in expected & unique:
+            bx, by = backs[code]
+            assert (W - bx, by) == pytest.approx(fronts[code], abs=2 * MM), code
 
 
 def test_maps_are_drawn_from_their_data(built, project):
@@ -211,8 +230,10 @@ def test_the_kit_passes_every_print_check(project):
 
 
 def test_square_cards_come_six_to_a_letter_sheet(built):
-    """Six 88.9 mm cards a Letter sheet: the rulebook's 42 cards would fill 7 sheets; the
-    expansions get a sheet of their own so the base kit can be printed alone, hence 8."""
+    """Six 88.9 mm cards a Letter sheet: the rulebook's 42 cards fill 7 sheets, the Pilot
+    card (the Components' 13th) and the 5 expansion cards sharing the seventh."""
     sheets = {r.deck: (r.cards, r.per_sheet, r.sheets) for r in built["swamped"]}
     assert sheets["deck"] == (24, 6, 4)
-    assert sheets["components"] == (13, 6, 3) and sheets["expansions"] == (5, 6, 1)
+    assert sheets["components"] == (12, 6, 2) and sheets["expansions"] == (5, 0, 0)
+    assert sheets["shared-88.9x88.9"] == (6, 6, 1)
+    assert sum(s for d, (_, _, s) in sheets.items() if d not in ("tokens", "rulebook")) == 7

@@ -21,6 +21,8 @@ from .plan import DeckPlan, GamePlan, plan_game, refuse_if_strict, with_game_lay
 from .project import Project, load
 from .results import DeckResult
 from .rulebooks import build_rulebook
+from .shared import build_shared, remove_stale, shared_only
+from .sharing import Sharing, share_game
 
 
 def build_game(project: Project, game_id: str, options: Options) -> list[DeckResult]:
@@ -59,11 +61,12 @@ def _build_all(plan: GamePlan, outdir: Path, options: Options, cache: PageCache,
     """Draw everything, then put the files and the manifest in place together."""
     try:
         with files.Staged() as staged:
-            _build_components(plan, outdir, options, cache, book, staged, results)
+            sharing = _build_components(plan, outdir, options, cache, book, staged, results)
             if book is not None:    # renamed last, with the PDFs it describes
                 staged.adopt([book.write(outdir)])
                 files.remove_quietly(outdir / "manifest.json")  # (first: PDFs half renamed must not seem described)
             staged.commit()
+        remove_stale(outdir, plan.game, sharing)
         cache.commit()
     finally:
         cache.close()
@@ -72,9 +75,11 @@ def _build_all(plan: GamePlan, outdir: Path, options: Options, cache: PageCache,
 
 
 def _build_components(plan: GamePlan, outdir: Path, options: Options, cache: PageCache, book: Manifest | None,
-                      staged: files.Staged, results: list) -> None:
-    """Draw every deck, board and the rulebook into files staged for renaming."""
+                      staged: files.Staged, results: list) -> Sharing:
+    """Draw every deck, board and the rulebook into files staged for renaming; returns the
+    sheets the decks share."""
     game = plan.game
+    sharing = share_game(plan, options)
     for deck in plan.decks:
         if not deck.cards:
             if book is not None:
@@ -82,13 +87,26 @@ def _build_components(plan: GamePlan, outdir: Path, options: Options, cache: Pag
             results.append(DeckResult(deck.id, outdir / f"{deck.id}.pdf", 0, 0, 0, 0,
                                       [Notice(deck.source.doc.path, None, "every card has count 0: no PDF written")]))
             continue
+        own = sharing.own_cards(deck, deck.cards)
+        if not own:     # every card on shared sheets
+            results.append(shared_only(deck, plan.icons, book, outdir / f"{sharing.files_of(deck.id)[0]}.pdf"))
+            continue
         options.progress(f"{game.id}/{deck.id}: {len(deck.cards)} cards ...")
-        r, temps = build_deck(game, deck, deck.cards, plan.icons, outdir, options, cache, book)
+        r, temps = build_deck(game, deck, own, plan.icons, outdir, options, cache, book)
         staged.adopt(temps)
         refuse_if_strict(r.warnings, options)
         options.progress(f"  drew {r.path}: {r.sheets} sheet{'s' if r.sheets != 1 else ''} "
                          f"({r.per_sheet} cards a sheet, {r.pages} pages"
                          + (f"; {r.kept} unchanged, copied from the cache" if r.kept else "") + ")")
+        results.append(r)
+    for shared in sharing.shared:
+        options.progress(f"{game.id}/{shared.name}: {sum(len(c) for _, c in shared.parts)} cards of "
+                         f"{len(shared.parts)} decks on {shared.sheets} shared sheets ({shared.saved} saved) ...")
+        records = {d.id: book.record_of(d.source) for d, _ in shared.parts} if book is not None else None
+        r, temps = build_shared(game, shared, plan.icons, records, outdir, options, cache)
+        r.saved = shared.saved
+        staged.adopt(temps)
+        refuse_if_strict(r.warnings, options)
         results.append(r)
     for board in plan.boards:
         options.progress(f"{game.id}/{board.id}: board ...")
@@ -98,6 +116,7 @@ def _build_components(plan: GamePlan, outdir: Path, options: Options, cache: Pag
         results.append(r)
     if options.rulebook:
         staged.adopt(build_rulebook(plan, outdir, options, results))
+    return sharing
 
 
 def _record_empty_deck(book: Manifest, deck: DeckPlan, icons: dict) -> None:

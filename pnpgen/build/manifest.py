@@ -194,6 +194,10 @@ class Manifest:
         self.decks.append(record)
         return record
 
+    def record_of(self, deck) -> DeckRecord:
+        """The record of a deck (its source) already in the manifest."""
+        return next(r for r in self.decks if r.deck is deck and not r.board)
+
     def empty_deck(self, deck, forms: dict, common_back: FormDef | None) -> None:
         """A deck with no card to print: listed, with its common back, so that cards added to it
         later are compared with it."""

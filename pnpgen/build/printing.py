@@ -5,7 +5,7 @@ section and `pnpgen list` all read these facts, so they say what the build does.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .. import presets
 from ..rulebook.printing import Kit, KitFile
@@ -14,6 +14,7 @@ from .boards import board_layout
 from .options import Options
 from .pages import DeckSheets, plan_sheets
 from .plan import GamePlan, has_rulebook, with_game_layout
+from .sharing import Sharing, share_game
 
 
 @dataclass
@@ -27,6 +28,7 @@ class Printing:
     margin: float
     decks: dict[str, DeckSheets]
     boards: dict[str, Layout]
+    sharing: Sharing = field(default_factory=Sharing)     # the sheets decks share
 
 
 def printing(plan: GamePlan, options: Options | None = None) -> Printing:
@@ -39,7 +41,8 @@ def printing(plan: GamePlan, options: Options | None = None) -> Printing:
     page = presets.papers()[paper]
     decks = {deck.id: plan_sheets(game, deck, deck.cards, options) for deck in plan.decks}
     boards = {board.id: board_layout(game, board, options) for board in plan.boards}
-    return Printing(paper, page, options.flip or g.flip, g.printer_margin, decks, boards)
+    return Printing(paper, page, options.flip or g.flip, g.printer_margin, decks, boards,
+                    share_game(plan, options, forms=False))
 
 
 def kit(plan: GamePlan, paper: Printing, options: Options | None = None) -> Kit:
@@ -49,15 +52,19 @@ def kit(plan: GamePlan, paper: Printing, options: Options | None = None) -> Kit:
     out = Kit(paper.paper, paper.flip, rulebook=has_rulebook(plan.game), booklet=options.booklet)
     for deck in plan.decks:
         sheets = paper.decks[deck.id]
-        if not sheets.sheets:
-            continue
-        first = sheets.runs[0][0]
         out.crop_marks |= any(getattr(sheet, "marks", ()) for sheet, _ in sheets.runs)
         out.ticks |= any(getattr(sheet, "ticks", ()) for sheet, _ in sheets.runs)
-        out.files.append(KitFile(deck.id, _deck_files(deck.id, sheets.sheets, options.volume_sheets),
+        own = paper.sharing.own_sheets(deck.id, sheets)
+        if not own:     # (no card, or every card on shared sheets)
+            continue
+        out.files.append(KitFile(deck.id, _deck_files(deck.id, own, options.volume_sheets),
                                  "tokens" if deck.source.deck.pack else "cards", deck.source.deck.name,
-                                 _holds(deck, sheets), sheets.sheets, sheets.sheets * sheets.pages_per_sheet,
-                                 sheets.has_backs, getattr(first, "cut", "outline")))
+                                 _holds(deck, sheets, paper.sharing), own, own * sheets.pages_per_sheet,
+                                 sheets.has_backs, getattr(sheets.runs[0][0], "cut", "outline")))
+    for shared in paper.sharing.shared:
+        out.files.append(KitFile(shared.name, f"{shared.name}.pdf", "cards", "shared sheets", _shared_holds(shared),
+                                 shared.sheets, shared.sheets * shared.pages_per_sheet, shared.has_backs,
+                                 shared.sheet.cut))
     for board in plan.boards:
         layout, b = paper.boards[board.id], board.source.board
         sides = 2 if b.back else 1
@@ -77,10 +84,20 @@ def _deck_files(deck_id: str, sheets: int, each: int) -> str:
     return f"{deck_id}.pdf" if volumes == 1 else f"{deck_id}-1.pdf to {deck_id}-{volumes}.pdf"
 
 
-def _holds(deck, sheets: DeckSheets) -> str:
-    """What a deck's file holds, in words: 'Common: 54 cards, 63.5 × 88.9 mm, 9 a sheet'."""
+def _holds(deck, sheets: DeckSheets, sharing: Sharing) -> str:
+    """What a deck's file holds, in words: 'Common: 54 cards, 63.5 × 88.9 mm, 9 a sheet'
+    (and where the rest are when some are on shared sheets)."""
     n, name = len(deck.cards), deck.source.deck.name
     if deck.source.deck.pack:
         return f"{name}: {n} piece{'s' if n != 1 else ''} at their own sizes"
     w, h = deck.source.size
-    return f"{name}: {n} card{'s' if n != 1 else ''}, {w:g} × {h:g} mm, {sheets.per_sheet} a sheet"
+    own = len(sharing.own_cards(deck, deck.cards))
+    rest = "".join(f" ({n - own} more on {file}.pdf)" for file in sharing.files_of(deck.id))
+    return f"{name}: {own} card{'s' if own != 1 else ''}, {w:g} × {h:g} mm, {sheets.per_sheet} a sheet{rest}"
+
+
+def _shared_holds(shared) -> str:
+    """What a shared file holds: 'Shared sheets: Pilot 1, Expansion 3 cards, 88.9 × 88.9 mm, 6 a sheet'."""
+    w, h = shared.parts[0][0].source.size
+    decks = ", ".join(f"{deck.source.deck.name} {len(cards)}" for deck, cards in shared.parts)
+    return f"Shared sheets: {decks} cards, {w:g} × {h:g} mm, {shared.per_sheet} a sheet"

@@ -23,3 +23,4 @@ class DeckResult:
     volumes: list[Path] = field(default_factory=list)   # every PDF of the deck, when split into volumes
     kept: int = 0      # pages copied from the build cache
     drawn: int = 0     # pages drawn anew
+    saved: int = 0     # sheets saved by sharing them (a shared PDF's result)

@@ -81,12 +81,13 @@ def build(project: Project, game, out, paper, flip, back_offset, no_check, stric
 
 def summary(say: Say, game: str, results: list, outdir: Path) -> None:
     """What one game's build wrote: PDFs, sheets, warnings (and, verbose, each file)."""
-    files = [p for r in results for p in (r.volumes or [r.path])]
+    files = list(dict.fromkeys(p for r in results for p in (r.volumes or [r.path])))   # (decks share files)
     warnings = sum(len(r.warnings) for r in results)
     say.wrote(files)
-    sheets = sum(r.sheets for r in results)
+    sheets, saved = sum(r.sheets for r in results), sum(r.saved for r in results)
     say.out(f"{game}: {len(files)} PDF{'s' if len(files) != 1 else ''}, {sheets} sheet"
-            f"{'s' if sheets != 1 else ''} of cards and tokens, {warnings} warning"
+            f"{'s' if sheets != 1 else ''} of cards and tokens" + (f" ({saved} saved by sharing)" if saved else "")
+            + f", {warnings} warning"
             f"{'s' if warnings != 1 else ''}, in {outdir}")
 
 

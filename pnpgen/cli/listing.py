@@ -47,14 +47,18 @@ def _game(project: Project, name: str) -> dict:
                "sides": 2 if b.board.back else 1, "generated": b.board.hexmap is not None}
               for b in src.boards]
     plan = plan_game(src)
-    printed = kit(plan, printing(plan))
+    paper = printing(plan)
+    printed = kit(plan, paper)
     for part in decks + boards:
         found = [f for f in printed.files if f.id == part["id"]]
         part["sheets"] = found[0].sheets if found else 0
         part["print"] = printed.print_as(found[0]) if found else None
+        part["on"] = [f"{name}.pdf" for name in paper.sharing.files_of(part["id"])]
     return {"id": name, "title": src.game.title, "code": src.game.code,
             "cards": sum(d["cards"] for d in decks), "credits": src.game.credits, "decks": decks,
-            "boards": boards, "printing": printed.as_dict()}
+            "boards": boards, "printing": printed.as_dict(), "sheets_saved": paper.sharing.saved,
+            "shared": [{"id": f.id, "file": f.file, "holds": f.holds, "sheets": f.sheets, "print": printed.print_as(f)}
+                       for f in printed.files if f.id in {s.name for s in paper.sharing.shared}]}
 
 
 def _show(g: dict, say: Say) -> None:
@@ -63,13 +67,16 @@ def _show(g: dict, say: Say) -> None:
         say.out(f"  {g['credits']}")
     p = g["printing"]
     say.out(f"  print on {p['paper']} at 100 %: {p['card_sheets']} sheet{'s' if p['card_sheets'] != 1 else ''} "
-            f"of card stock, {p['board_sheets']} of paper for boards")
+            f"of card stock" + (f" ({g['sheets_saved']} saved by sharing)" if g["sheets_saved"] else "")
+            + f", {p['board_sheets']} of paper for boards")
     for d in g["decks"]:
         w, h = d["size_mm"]
         size = "packed, each at its template's size" if d["packed"] else f"{w:g} x {h:g} mm"
         say.out(f"  {d['id']}: {d['name']}, {d['cards']} cards ({d['distinct']} distinct), "
                 f"{size}, back: {d['back'] or 'none'}" + _sheets(d))
         say.detail(f"    from {d['file']}")
+    for s in g["shared"]:
+        say.out(f"  {s['id']}: {s['holds']}" + _sheets(s))
     for b in g["boards"]:
         w, h = b["size_mm"]
         say.out(f"  {b['id']}: {b['name']}, board {w:g} x {h:g} mm, {b['sides']} side{'s' if b['sides'] > 1 else ''}"
@@ -79,5 +86,5 @@ def _show(g: dict, say: Say) -> None:
 def _sheets(part: dict) -> str:
     """'; 9 sheets, double-sided, long-edge flip, card stock' (nothing for an empty deck)."""
     if not part["sheets"]:
-        return ""
+        return f"; on {', '.join(part['on'])}" if part.get("on") else ""
     return f"; {part['sheets']} sheet{'s' if part['sheets'] != 1 else ''}, {part['print']}"

@@ -260,6 +260,12 @@ class Game(Schema):
     every tile's bleed and cut line; auto shares cuts only when that saves a sheet."""
     printer_margin: float = Field(5, ge=0, le=25)
     """Border of the page that a home printer cannot print, mm; nothing is put there."""
+    share_sheets: Literal["small", "none"] = "small"
+    """small: decks of one card size (on the automatic grid, with the same sides) pool what
+    does not fill a sheet of their own (a deck smaller than a sheet, the part-filled last sheet
+    of a bigger one) onto shared sheets, out/<game>/shared-<w>x<h>.pdf, when that saves a sheet;
+    each card keeps its code and its own deck's back, and a deck's full sheets stay in its own
+    PDF. none: every deck on sheets of its own."""
     decks: list[str] | None = None
     """Deck files in build order, relative to the game folder (default: decks/*.yaml by name);
     each must be a regular file inside the game folder once links are followed."""
