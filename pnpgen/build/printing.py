@@ -1,7 +1,9 @@
 """How a game's kit goes onto paper, worked out without drawing anything: the paper and flip
 edge the build uses, each deck's sheets (the automatic grid, a custom layout or packed
-tokens) and each board's tiles. The print checks' margin check, the rulebook's printing
-section and `pnpgen list` all read these facts, so they say what the build does."""
+tokens) and each board's tiles, and for each player count the game supports, the sheets of
+each file that count needs (read off the same sheet plan: which sheets hold the cards those
+players use). The print checks' margin check, the rulebook's printing section and `pnpgen
+list` all read these facts, so they say what the build does."""
 
 from __future__ import annotations
 
@@ -46,7 +48,9 @@ def kit(plan: GamePlan, paper: Printing, options: Options | None = None) -> Kit:
     """The kit's files and how each prints, as the rulebook's printing section and `pnpgen
     list` tell it."""
     options = options or Options()
-    out = Kit(paper.paper, paper.flip, rulebook=has_rulebook(plan.game), booklet=options.booklet)
+    players = plan.game.game.players
+    out = Kit(paper.paper, paper.flip, rulebook=has_rulebook(plan.game), booklet=options.booklet,
+              players=(players.min, players.max) if players else None)
     for deck in plan.decks:
         sheets = paper.decks[deck.id]
         if not sheets.sheets:
@@ -58,6 +62,7 @@ def kit(plan: GamePlan, paper: Printing, options: Options | None = None) -> Kit:
                                  "tokens" if deck.source.deck.pack else "cards", deck.source.deck.name,
                                  _holds(deck, sheets), sheets.sheets, sheets.sheets * sheets.pages_per_sheet,
                                  sheets.has_backs, getattr(first, "cut", "outline")))
+        _deck_players(out, deck, sheets)
     for board in plan.boards:
         layout, b = paper.boards[board.id], board.source.board
         sides = 2 if b.back else 1
@@ -68,7 +73,53 @@ def kit(plan: GamePlan, paper: Printing, options: Options | None = None) -> Kit:
         out.files.append(KitFile(board.id, f"{board.id}.pdf", "board", b.name,
                                  f"{b.name}: a {w:g} × {h:g} mm board{', two-sided' if sides == 2 else ''}, "
                                  f"{where}", pages, pages, sides == 2))
+        if out.players and b.per_player:
+            _scale(out.files[-1], out.players, lambda n, f: (n * f.sheets, ""), "copy")
     return out
+
+
+def _scale(f: KitFile, players: tuple[int, int], count, how: str) -> None:
+    """Fill a file's sheets (and which pages) for each player count, as `count(n, f)` gives them."""
+    f.per_player = how
+    for n in range(players[0], players[1] + 1):
+        f.players[n], f.pages_for[n] = count(n, f)
+
+
+def _deck_players(out: Kit, deck, sheets: DeckSheets) -> None:
+    """A deck's sheets for each player count: every copy of one player's set, or the sheets of
+    the plan that hold a card the players use (see the Deck model's `per_player`)."""
+    whose = deck.source.deck.per_player
+    if not out.players or whose is False or not out.files or out.files[-1].id != deck.id:
+        return
+    if whose is True:
+        _scale(out.files[-1], out.players, lambda n, f: (n * f.sheets, ""), "copy")
+        return
+    held = [{_owner(card.entry.fields.get(whose)) for card in cards} for _, cards in sheets.runs]
+    order = list(dict.fromkeys(owner for entry in deck.source.cards
+                               if (owner := _owner(entry.fields.get(whose))) is not None))
+
+    def count(n: int, f: KitFile) -> tuple[int, str]:
+        used = set(order[:n]) | {None}
+        needed = [i for i, values in enumerate(held) if values & used]
+        return len(needed), _pages(needed, sheets.pages_per_sheet) if len(needed) < len(held) else ""
+    _scale(out.files[-1], out.players, count, whose)
+
+
+def _owner(value):
+    """A card's owner as a key: None when it has none (the card is everyone's)."""
+    return None if value is None or value == "" else str(value)
+
+
+def _pages(sheets: list[int], per_sheet: int) -> str:
+    """The pages of these sheets (0-based) as a print dialog takes them: '1-4, 7-8'."""
+    spans: list[list[int]] = []
+    for i in sheets:
+        first, last = i * per_sheet + 1, (i + 1) * per_sheet
+        if spans and spans[-1][1] == first - 1:
+            spans[-1][1] = last
+        else:
+            spans.append([first, last])
+    return ", ".join(f"{a}" if a == b else f"{a}-{b}" for a, b in spans)
 
 
 def _deck_files(deck_id: str, sheets: int, each: int) -> str:

@@ -1,7 +1,7 @@
 """The rulebook's "Printing and building this kit" section, in Markdown, from the facts of the
 build itself (a Kit, which pnpgen.build.printing works out without drawing): which files to
-print, what each holds, one- or double-sided and on which edge to flip, how many sheets, on
-what stock, how to cut and what the marks mean, and how to put the boards together. `pnpgen
+print, what each holds, one- or double-sided and on which edge to flip, how many sheets (for
+one copy and for each player count the game supports), on what stock, how to cut and what the marks mean, and how to put the boards together. `pnpgen
 list` shows the same facts (Kit.as_dict)."""
 
 from __future__ import annotations
@@ -29,6 +29,14 @@ class KitFile:
     pages: int
     duplex: bool
     cut: str = ""        # 'shared' (one cut between neighbours), 'gutter' (two), 'outline', 'layout' or ''
+    per_player: str = ""     # '' (the same for any players), 'copy' (one per player) or the field saying whose
+    players: dict[int, int] = field(default_factory=dict)     # player count -> sheets it needs
+    pages_for: dict[int, str] = field(default_factory=dict)   # player count -> pages to print ('': all)
+
+    @property
+    def grows(self) -> bool:
+        """Whether fewer players need less of it (one per player, or a set each that fills sheets of its own)."""
+        return self.per_player == "copy" or any(self.pages_for.values())
 
 
 @dataclass
@@ -43,6 +51,14 @@ class Kit:
     ticks: bool = False
     rulebook: bool = False
     booklet: bool = False
+    players: tuple[int, int] | None = None     # the player counts the game supports
+
+    def sheets_for(self, n: int) -> tuple[int, int]:
+        """Sheets of card stock and of board paper for `n` players."""
+        def of(f: KitFile) -> int:
+            return f.players.get(n, f.sheets)
+        return (sum(of(f) for f in self.files if f.kind != "board"),
+                sum(of(f) for f in self.files if f.kind == "board"))
 
     @property
     def card_sheets(self) -> int:
@@ -63,9 +79,19 @@ class Kit:
         sides = f"double-sided, {self.flip}-edge flip" if f.duplex else "one-sided"
         return f"{sides}, card stock"
 
+    @property
+    def scales(self) -> bool:
+        """Whether some file needs more or fewer sheets with the number of players."""
+        return bool(self.players) and any(f.grows for f in self.files)
+
     def as_dict(self) -> dict:
+        players = None
+        if self.players:
+            players = {"min": self.players[0], "max": self.players[1], "sheets": [
+                {"players": n, "card_sheets": c, "board_sheets": b}
+                for n in range(self.players[0], self.players[1] + 1) for c, b in [self.sheets_for(n)]]}
         return {"paper": self.paper, "flip": self.flip, "card_sheets": self.card_sheets,
-                "board_sheets": self.board_sheets, "files": [asdict(f) for f in self.files]}
+                "board_sheets": self.board_sheets, "players": players, "files": [asdict(f) for f in self.files]}
 
 
 def append(src, kit: Kit) -> None:
@@ -81,7 +107,7 @@ def append(src, kit: Kit) -> None:
 
 def section(kit: Kit) -> str:
     """The section in Markdown, headed '# Printing and building this kit'."""
-    parts = [f"# {TITLE}", _overview(kit), _table(kit), _stock(kit), _cutting(kit)]
+    parts = [f"# {TITLE}", _overview(kit), _table(kit), _players(kit), _stock(kit), _cutting(kit)]
     boards = [f for f in kit.files if f.kind == "board" and f.sheets > 1]
     if boards:
         parts.append(_boards(boards))
@@ -106,7 +132,7 @@ def _flip_name(flip: str) -> str:
 
 
 def _sheets(n: int, what: str) -> str:
-    return f"{n} sheet{'s' if n != 1 else ''} {what}"
+    return f"{n} sheet{'s' if n != 1 else ''}" + (f" {what}" if what else "")
 
 
 def _table(kit: Kit) -> str:
@@ -119,6 +145,41 @@ def _table(kit: Kit) -> str:
         rows.append("| rulebook-booklet.pdf | these rules as a folded booklet | – | double-sided, flip on the "
                     "short edge, fold and staple |")
     return "\n".join(rows)
+
+
+def _players(kit: Kit) -> str:
+    """How many sheets each player count needs, and which files grow with the players."""
+    if not kit.players:
+        return ""
+    low, high = kit.players
+    counts = f"{low}" if low == high else f"{low} to {high}"
+    if not kit.scales:
+        return f"The game is for {counts} players; every file above is needed whatever the count."
+    boards = any(f.kind == "board" for f in kit.files)
+    rows = ["## Sheets for each player count", "",
+            f"The game is for {counts} players. Some files are needed once for each player, or only in "
+            "part with fewer players:", ""]
+    rows += [f"- {_grows(f, kit.players)}" for f in kit.files if f.grows]
+    rows += ["", "| Players | Card stock |" + (" Paper for boards |" if boards else ""),
+             "|---|---|" + ("---|" if boards else "")]
+    for n in range(low, high + 1):
+        cards, paper = kit.sheets_for(n)
+        rows.append(f"| {n} | {_sheets(cards, '')} |" + (f" {_sheets(paper, '')} |" if boards else ""))
+    return "\n".join(rows)
+
+
+def _grows(f: KitFile, players: tuple[int, int]) -> str:
+    """One file's line: '**main.pdf** is one player's: print it once for each player (8 sheets).'"""
+    name = f"**{_escape(f.file)}**"
+    if f.per_player == "copy":
+        return f"{name} is one player's: print it once for each player ({_sheets(f.sheets, 'each')})."
+    counts = range(players[0], players[1] + 1)
+    parts = [f"for {n} players print pages {f.pages_for[n]} ({_sheets(f.players[n], '')})"
+             for n in counts if f.pages_for[n]]
+    whole = [n for n in counts if not f.pages_for[n]]
+    if whole:
+        parts.append(f"for {whole[0]}{' or more' if whole[0] < players[1] else ''} players all of it")
+    return f"{name} holds a set for each player (by their {_escape(f.per_player)}): " + "; ".join(parts) + "."
 
 
 def _escape(text: str) -> str:
