@@ -156,3 +156,42 @@ def test_bad_player_counts_are_located_errors(tmp_path):
     ran = pnpgen("list", cwd=tmp_path)
     assert ran.returncode == 2 and "cards/mini/decks/hands.yaml" in ran.stderr
     assert "per_player: 'whom' is not one of the deck's fields (title, who)" in ran.stderr
+
+
+def figure_labels(path) -> dict:
+    """{page name: (taping number, x, y)} of the '3: A2' labels of the printing section's
+    board figure, read off the rulebook's last pages (points, y up)."""
+    import pypdfium2 as pdfium
+    pdf = pdfium.PdfDocument(str(path))
+    out = {}
+    try:
+        for i in range(len(pdf)):
+            textpage = pdf[i].get_textpage()
+            text = textpage.get_text_range()
+            if not re.search(r"order\s+to\s+tape", text):
+                continue
+            for found in re.finditer(r"(\d+): ([A-Z]+\d+)", text):
+                boxes = [textpage.get_charbox(k) for k in range(found.start(), found.end())]
+                out[found[2]] = (int(found[1]), (boxes[0][0] + boxes[-1][2]) / 2, (boxes[0][1] + boxes[0][3]) / 2)
+    finally:
+        pdf.close()
+    return out
+
+
+def test_the_tiled_board_figure_names_the_pages_the_board_prints_and_the_order_to_tape_them(built):
+    results = {r.deck: r for r in built["swamp-fox"]}
+    printed = [found.groups() for text in page_texts(results["board"].path)
+               for found in [re.search(r"page ([A-Z]+)(\d+) \(column", text)] if found]
+    labels = figure_labels(results["rulebook"].path)
+    assert sorted(labels) == sorted(f"{c}{r}" for c, r in printed) and len(labels) == 9
+    rows = sorted({int(r) for _, r in printed})
+    cols = sorted({c for c, _ in printed})
+    order = [f"{c}{r}" for r in rows for c in cols]           # row by row from the top left
+    assert [labels[name][0] for name in order] == list(range(1, len(order) + 1))
+    for name in order:                                        # each where its page is on the board
+        number, x, y = labels[name]
+        col, row = cols.index(name[:-1]), rows.index(int(name[-1]))
+        if col:
+            assert x > labels[f"{cols[col - 1]}{name[-1]}"][1]
+        if row:
+            assert y < labels[f"{name[:-1]}{rows[row - 1]}"][2]

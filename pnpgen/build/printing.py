@@ -73,6 +73,7 @@ def kit(plan: GamePlan, paper: Printing, options: Options | None = None) -> Kit:
         out.files.append(KitFile(board.id, f"{board.id}.pdf", "board", b.name,
                                  f"{b.name}: a {w:g} × {h:g} mm board{', two-sided' if sides == 2 else ''}, "
                                  f"{where}", pages, pages, sides == 2))
+        out.layouts[board.id] = layout
         if out.players and b.per_player:
             _scale(out.files[-1], out.players, lambda n, f: (n * f.sheets, ""), "copy")
     return out

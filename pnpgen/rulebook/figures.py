@@ -18,11 +18,12 @@ from ..game.loader import GameSource
 from ..layout.layouter import Layouter
 from ..layout.svg import is_svg
 from ..pdf.canvas import MM
+from .assembly import tile_overlay
 from .crop import crop
 from .icons import painter as icon_painter
 from .facts import NAME_FIELDS, RefError
 
-SCHEMES = ("card", "back", "board", "spread")
+SCHEMES = ("card", "back", "board", "spread", "kit")
 OPTIONS = ("width", "side", "region", "face", "gap")
 MAX_SPREAD = 64          # cards in one spread
 MAX_FIGURE_MM = 2000
@@ -48,6 +49,7 @@ class Components:
         self.game, self.decks, self.boards = game, decks, boards
         self.icons = icons        # icon forms, shared by every figure
         self.images = images      # converted images, by key
+        self.kit = None           # the build's printing.Kit, for the printing section's `kit:` figures
 
     def resolve(self, address: str) -> Art:
         """The art at `address`; raises RefError for a name the game lacks or a bad option."""
@@ -61,6 +63,8 @@ class Components:
             if key not in OPTIONS:
                 raise RefError(f"unknown figure option '{key}'" + did_you_mean(key, OPTIONS))
         width = _number(options, "width")
+        if scheme == "kit":
+            return self._kit(unquote(path), width)
         if scheme == "board":
             return self._board(unquote(path), options, width)
         if "side" in options or "region" in options:
@@ -161,6 +165,16 @@ class Components:
             if x < 0 or y < 0 or x + rw > w + 0.01 or y + rh > h + 0.01:
                 raise RefError(f"region={options['region']} reaches outside the {w:g} x {h:g} mm board")
         return Art(_inline(layouter.layout(card, template), layouter.forms), view, "none", width)
+
+    def _kit(self, path: str, width: float | None) -> Art:
+        """An assembly figure of the printing section: `kit:tiles/BOARD`, the board with its
+        pages, their names and taping order over it (assembly.tile_overlay)."""
+        what, _, board_id = path.partition("/")
+        layouts = self.kit.layouts if self.kit is not None else {}
+        if what != "tiles" or board_id not in layouts:
+            raise RefError(f"'kit:{path}': the printing section's figures are kit:tiles/BOARD, for a tiled board")
+        art = self._board(board_id, {}, width)
+        return Art(art.body + tile_overlay(layouts[board_id]), art.view, "none", width)
 
     def _image(self, src: str) -> Art:
         res = next(iter(self.decks.values()), (None,))[0]

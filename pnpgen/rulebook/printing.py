@@ -52,6 +52,7 @@ class Kit:
     rulebook: bool = False
     booklet: bool = False
     players: tuple[int, int] | None = None     # the player counts the game supports
+    layouts: dict = field(default_factory=dict)  # board id -> its sheets.tile.Layout, for the assembly figures
 
     def sheets_for(self, n: int) -> tuple[int, int]:
         """Sheets of card stock and of board paper for `n` players."""
@@ -110,7 +111,7 @@ def section(kit: Kit) -> str:
     parts = [f"# {TITLE}", _overview(kit), _table(kit), _players(kit), _stock(kit), _cutting(kit)]
     boards = [f for f in kit.files if f.kind == "board" and f.sheets > 1]
     if boards:
-        parts.append(_boards(boards))
+        parts.append(_boards(boards, kit.layouts))
     return "\n\n".join(p for p in parts if p) + "\n"
 
 
@@ -224,12 +225,16 @@ def _cutting(kit: Kit) -> str:
     return "\n".join(lines)
 
 
-def _boards(boards: list[KitFile]) -> str:
+def _boards(boards: list[KitFile], layouts: dict) -> str:
     names = ", ".join(f.name for f in boards)
-    return ("## Putting the boards together\n\n"
-            f"{names}: {'each is' if len(boards) > 1 else 'it is'} printed over several pages. The first page of each side is a small map of "
-            "how its pages fit. Trim each page along its \"cut here\" line (the side that overlaps a "
-            "neighbour) and lay it over the page it meets: its cut edge on the tips of the little arrows "
+    text = ("## Putting the boards together\n\n"
+            f"{names}: {'each is' if len(boards) > 1 else 'it is'} printed over several pages. The first page of each "
+            "side is a small map of how its pages fit. Trim each page along its \"cut here\" line (the side that "
+            "overlaps a neighbour) and lay it over the page it meets: its cut edge on the tips of the little arrows "
             "printed beyond the board, the short lines at its edge running straight on from the arrows' "
-            "lines. Tape or glue it there. Work from one corner outwards, then trim the outer edge along "
-            "the crop marks.")
+            "lines. Tape or glue it there. Work from one corner outwards, in the order the figure numbers the "
+            "pages, then trim the outer edge along the crop marks.")
+    figures = [f"![{_escape(f.name)}: each page's name and the order to tape it; the dashed red lines are where a "
+               f"page is cut to lie over the one before](<kit:tiles/{f.id}>)"
+               for f in boards if f.id in layouts and len(layouts[f.id].tiles) > 1]
+    return "\n\n".join([text] + figures)
