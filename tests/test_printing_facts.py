@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
 from pypdf import PdfReader
 
 from pnpgen.build import Options, Project, build_game
@@ -195,3 +196,22 @@ def test_the_tiled_board_figure_names_the_pages_the_board_prints_and_the_order_t
             assert x > labels[f"{cols[col - 1]}{name[-1]}"][1]
         if row:
             assert y < labels[f"{name[:-1]}{rows[row - 1]}"][2]
+
+
+def test_a_standee_deck_gets_a_folding_figure_at_its_own_folds(built):
+    results = {r.deck: r for r in built["swamp-fox"]}
+    import pypdfium2 as pdfium
+    pdf = pdfium.PdfDocument(str(results["rulebook"].path))
+    try:
+        pages = [pdf[i].get_textpage() for i in range(len(pdf))]
+        texts = [p.get_text_range() for p in pages]
+        (at,) = [i for i, t in enumerate(texts) if "fold: the top" in t]
+        text, textpage = texts[at], pages[at]
+        ys = [textpage.get_charbox(m.start())[1] for m in re.finditer(r"(?m)^fold(?:: the top)?\r?$", text)]
+    finally:
+        pdf.close()
+    assert "tabs out: the base" in text and "glue" in text and len(ys) == 3
+    top, middle, bottom = sorted(ys, reverse=True)       # the standee's folds at 4.5, 49.5 and 94.5 mm
+    assert (top - middle) / (top - bottom) == pytest.approx((49.5 - 4.5) / (94.5 - 4.5), abs=0.02)
+    assert all("Folding the standees" not in t for t in page_texts(
+        [r for r in built["swarm"] if r.deck == "rulebook"][0].path))

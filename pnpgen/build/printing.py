@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import presets
+from ..rulebook.assembly import folds
 from ..rulebook.printing import Kit, KitFile
 from ..sheets.tile import Layout
 from .boards import board_layout
@@ -63,6 +64,8 @@ def kit(plan: GamePlan, paper: Printing, options: Options | None = None) -> Kit:
                                  _holds(deck, sheets), sheets.sheets, sheets.sheets * sheets.pages_per_sheet,
                                  sheets.has_backs, getattr(first, "cut", "outline")))
         _deck_players(out, deck, sheets)
+        if deck.source.deck.pack:
+            out.files[-1].standee = _standee(deck)
     for board in plan.boards:
         layout, b = paper.boards[board.id], board.source.board
         sides = 2 if b.back else 1
@@ -104,6 +107,20 @@ def _deck_players(out: Kit, deck, sheets: DeckSheets) -> None:
         needed = [i for i, values in enumerate(held) if values & used]
         return len(needed), _pages(needed, sheets.pages_per_sheet) if len(needed) < len(held) else ""
     _scale(out.files[-1], out.players, count, whose)
+
+
+def _standee(deck) -> str:
+    """The code of the deck's first card that folds into a standee (three folds: its template's
+    dashed lines right across it), laying out one card of each front template; '' for none."""
+    tried = set()
+    for card in deck.cards:
+        if card.front in tried:
+            continue
+        tried.add(card.front)
+        size = deck.layouter.game.templates[card.front].template.size or deck.source.size
+        if len(folds(deck.layouter.layout(card, card.front), size, deck.layouter.forms)) == 3:
+            return card.code
+    return ""
 
 
 def _owner(value):

@@ -59,3 +59,56 @@ def _label(text: str, cx: float, cy: float, size: float) -> list:
     baseline = cy + 0.36 * em
     return [plate, ops.Text(((cx - width / 2, baseline, (ops.Run(0.0, text, font, False, width),)),), size, INK,
                             0.0, cx, cy)]
+
+
+def folds(body, size: tuple, forms: dict | None = None) -> tuple[float, ...]:
+    """Where a face folds: the heights (mm from its top) of the dashed lines drawn right
+    across it, as a standee's template marks its folds; () when it has none. `forms` are the
+    shared forms the face may call (the layouter's)."""
+    w = size[0]
+    found = set()
+    for op in _flat(body, forms or {}):
+        if type(op) is ops.Path and not op.closed and op.paint.dash and len(op.points) == 2:
+            (x0, y0), (x1, y1) = op.points
+            if abs(y0 - y1) < 0.01 and min(x0, x1) <= 0.5 and max(x0, x1) >= w - 0.5:
+                found.add(round(y0, 3))
+    return tuple(sorted(found))
+
+
+def _flat(body, forms: dict):
+    """The operations of a face, each shared form it calls replaced by what that draws."""
+    for op in body:
+        if type(op) is ops.Form and op.name in forms:
+            yield from _flat(forms[op.name].body, forms)
+        else:
+            yield op
+
+
+def standee(face: list, size: tuple, where: tuple) -> tuple[list, tuple]:
+    """A standee as it is cut and as it stands: the face flat (its own folds dashed) with each
+    fold named, and beside it, seen from the side, the two panels back to back and the end
+    tabs folded out as its base. `where` are its three folds (mm from the top). Returns the
+    operations and the view (x, y, w, h), mm, y down."""
+    w, h = size
+    top_fold, middle, bottom_fold = where
+    body = [ops.Group((1, 0, 0, 1, 0, 0), tuple(face), (0, 0, w, h))]
+    for y, name in ((top_fold, "fold"), (middle, "fold: the top"), (bottom_fold, "fold")):
+        body += _note(name, w + 1.5, y, 7.0, left=True)
+    panel, tab_a, tab_b = middle - top_fold, top_fold, h - bottom_fold
+    ox, base = w + 38 + tab_a, 12 + panel
+    stroke = ops.Paint(None, INK, 0.6)
+    body.append(ops.Path(((ox - 0.5 - tab_a, base), (ox - 0.5, base), (ox, base - panel), (ox + 0.5, base),
+                          (ox + 0.5 + tab_b, base)), False, stroke))
+    body += _note("the top", ox, base - panel - 3, 7.0)
+    body += _note("glue", ox + 2.5, base - panel / 2, 7.0, left=True)
+    body += _note("tabs out: the base", ox, base + 4, 7.0)
+    return body, (0, 0, ox + 22, max(h, base + 7))
+
+
+def _note(text: str, x: float, y: float, size: float, left: bool = False) -> list:
+    """A short note at `size` pt: centred on x, or starting at x when `left`; y its middle."""
+    font = fonts.builtin("sans")
+    em = size * 25.4 / 72
+    width = fonts.width(text, font) * em
+    x0 = x if left else x - width / 2
+    return [ops.Text(((x0, y + 0.36 * em, (ops.Run(0.0, text, font, False, width),)),), size, INK, 0.0, x, y)]

@@ -32,6 +32,7 @@ class KitFile:
     per_player: str = ""     # '' (the same for any players), 'copy' (one per player) or the field saying whose
     players: dict[int, int] = field(default_factory=dict)     # player count -> sheets it needs
     pages_for: dict[int, str] = field(default_factory=dict)   # player count -> pages to print ('': all)
+    standee: str = ""        # the code of a card of it that folds into a standee (assembly.folds), if any
 
     @property
     def grows(self) -> bool:
@@ -112,6 +113,9 @@ def section(kit: Kit) -> str:
     boards = [f for f in kit.files if f.kind == "board" and f.sheets > 1]
     if boards:
         parts.append(_boards(boards, kit.layouts))
+    standees = [f for f in kit.files if f.standee]
+    if standees:
+        parts.append(_standees(standees))
     return "\n\n".join(p for p in parts if p) + "\n"
 
 
@@ -238,3 +242,14 @@ def _boards(boards: list[KitFile], layouts: dict) -> str:
                f"page is cut to lie over the one before](<kit:tiles/{f.id}>)"
                for f in boards if f.id in layouts and len(layouts[f.id].tiles) > 1]
     return "\n\n".join([text] + figures)
+
+
+def _standees(files: list[KitFile]) -> str:
+    names = ", ".join(f.name for f in files)
+    figures = [f"![{_escape(f.name)}: cut out flat, and folded as it stands](<kit:standee/{f.id}/{f.standee}>)"
+               for f in files]
+    return "\n\n".join([
+        "## Folding the standees\n\n"
+        f"{names}: cut each out along its outline, then fold it at its three dashed lines. The middle fold is the "
+        "top of the figure: fold the two pictures back to back there (a dab of glue between them keeps the figure "
+        "straight). Then turn the two end tabs out, one to each side: they are the base it stands on."] + figures)
