@@ -215,3 +215,14 @@ def test_a_standee_deck_gets_a_folding_figure_at_its_own_folds(built):
     assert (top - middle) / (top - bottom) == pytest.approx((49.5 - 4.5) / (94.5 - 4.5), abs=0.02)
     assert all("Folding the standees" not in t for t in page_texts(
         [r for r in built["swarm"] if r.deck == "rulebook"][0].path))
+
+
+def test_the_spinner_is_shown_mounted_on_a_pencil_with_a_paper_clip(built):
+    results = {r.deck: r for r in built["swamp-fox"]}
+    pages = [" ".join(t.split()) for t in page_texts(results["rulebook"].path)]
+    (at,) = [i for i, t in enumerate(pages) if "flick the clip, and its far end points to the spin" in t]
+    shown = pages[at][max(0, pages[at].index("The spinner of tokens.pdf") - 400):]
+    assert shown.count("HIT") >= 6 and shown.count("MISS") >= 6          # the dial's own art, drawn by its template
+    assert any("Mounting the spinner" in t and "paper clip" in t for t in pages[at - 1:at + 1])
+    assert all("Mounting the spinner" not in t for t in page_texts(
+        [r for r in built["swarm"] if r.deck == "rulebook"][0].path))

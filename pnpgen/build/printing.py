@@ -66,6 +66,7 @@ def kit(plan: GamePlan, paper: Printing, options: Options | None = None) -> Kit:
         _deck_players(out, deck, sheets)
         if deck.source.deck.pack:
             out.files[-1].standee = _standee(deck)
+        out.files[-1].spinner = _spinner(deck)
     for board in plan.boards:
         layout, b = paper.boards[board.id], board.source.board
         sides = 2 if b.back else 1
@@ -120,6 +121,16 @@ def _standee(deck) -> str:
         size = deck.layouter.game.templates[card.front].template.size or deck.source.size
         if len(folds(deck.layouter.layout(card, card.front), size, deck.layouter.forms)) == 3:
             return card.code
+    return ""
+
+
+def _spinner(deck) -> str:
+    """The code of the deck's first round card whose name has the word 'spinner' (a spinner's
+    dial), or ''."""
+    for entry in deck.source.cards:
+        name = str(entry.fields.get("title") or entry.fields.get("name") or "")
+        if "spinner" in name.lower().split() and deck.layouter.game.templates[entry.template].template.shape == "round":
+            return next(c.code for c in deck.cards if c.entry.index == entry.index)
     return ""
 
 

@@ -112,3 +112,27 @@ def _note(text: str, x: float, y: float, size: float, left: bool = False) -> lis
     width = fonts.width(text, font) * em
     x0 = x if left else x - width / 2
     return [ops.Text(((x0, y + 0.36 * em, (ops.Run(0.0, text, font, False, width),)),), size, INK, 0.0, x, y)]
+
+
+CLIP = Color(0.45, 0.48, 0.52)
+GRAPHITE = Color(0.2, 0.2, 0.2)
+
+
+def spinner(face: list, size: tuple) -> tuple[list, tuple]:
+    """A spinner dial with a paper clip lying on it, one end loop round a pencil point held
+    upright on the dial's centre, and notes saying so. Returns the operations and the view
+    (x, y, w, h), mm, y down."""
+    w, h = size
+    cx, cy, r = w / 2, h / 2, min(w, h) / 2
+    length, wide = 0.75 * r, 0.18 * r          # a paper clip about a third of the dial across
+    loop = ops.Paint(None, CLIP, max(0.5, 0.012 * r))
+    clip = (ops.Rect(-wide / 2, -wide / 2, length, wide, wide / 2, loop),
+            ops.Rect(-wide / 2 + 0.25 * wide, -wide / 4, length - 0.5 * wide, wide / 2, wide / 4, loop))
+    turn = (0.866, -0.5, 0.5, 0.866, cx, cy)   # the clip at 30 degrees, its end loop at the centre
+    body = [ops.Group((1, 0, 0, 1, 0, 0), tuple(face), (0, 0, w, h)), ops.Group(turn, clip)]
+    body.append(ops.Ellipse(cx, cy, 0.035 * r, 0.035 * r, ops.Paint(GRAPHITE, Color(1, 1, 1), 0.3)))
+    size = 7.0 * w / SHOWN_WIDTH                 # about 7 pt as the rulebook prints it
+    em = size * 25.4 / 72
+    body += _note("pencil point upright on the centre, through the clip's end loop:", cx, h + 1.0 * em, size)
+    body += _note("flick the clip, and its far end points to the spin", cx, h + 2.3 * em, size)
+    return body, (0, 0, w, h + 3.0 * em)

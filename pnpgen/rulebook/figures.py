@@ -18,7 +18,7 @@ from ..game.loader import GameSource
 from ..layout.layouter import Layouter
 from ..layout.svg import is_svg
 from ..pdf.canvas import MM
-from .assembly import folds, standee, tile_overlay
+from .assembly import folds, spinner, standee, tile_overlay
 from .crop import crop
 from .icons import painter as icon_painter
 from .facts import NAME_FIELDS, RefError
@@ -169,7 +169,8 @@ class Components:
     def _kit(self, path: str, width: float | None) -> Art:
         """An assembly figure of the printing section: `kit:tiles/BOARD`, the board with its
         pages, their names and taping order over it (assembly.tile_overlay); `kit:standee/DECK/CARD`,
-        a standee flat and folded (assembly.standee)."""
+        a standee flat and folded (assembly.standee); `kit:spinner/DECK/CARD`, a dial with a
+        paper clip and pencil on it (assembly.spinner)."""
         what, _, rest = path.partition("/")
         layouts = self.kit.layouts if self.kit is not None else {}
         if what == "tiles" and rest in layouts:
@@ -185,8 +186,14 @@ class Components:
                 body, view = standee(face, size, found)
                 return Art(body, view, "none", width)
             raise RefError(f"card '{name}' of deck '{deck_id}' has no three folds (dashed lines right across it)")
+        if what == "spinner":
+            deck_id, _, name = rest.partition("/")
+            layouter, card = self._card(deck_id, name)
+            size = layouter.game.templates[card.front].template.size or layouter.deck.size
+            body, view = spinner(_inline(layouter.layout(card, card.front), layouter.forms), size)
+            return Art(body, view, "none", width)
         raise RefError(f"'kit:{path}': the printing section's figures are kit:tiles/BOARD, for a tiled board, "
-                       "and kit:standee/DECK/CARD")
+                       "kit:standee/DECK/CARD and kit:spinner/DECK/CARD")
 
     def _image(self, src: str) -> Art:
         res = next(iter(self.decks.values()), (None,))[0]

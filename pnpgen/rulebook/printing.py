@@ -33,6 +33,7 @@ class KitFile:
     players: dict[int, int] = field(default_factory=dict)     # player count -> sheets it needs
     pages_for: dict[int, str] = field(default_factory=dict)   # player count -> pages to print ('': all)
     standee: str = ""        # the code of a card of it that folds into a standee (assembly.folds), if any
+    spinner: str = ""        # the code of a round card of it named a spinner, if any
 
     @property
     def grows(self) -> bool:
@@ -116,6 +117,9 @@ def section(kit: Kit) -> str:
     standees = [f for f in kit.files if f.standee]
     if standees:
         parts.append(_standees(standees))
+    spinners = [f for f in kit.files if f.spinner]
+    if spinners:
+        parts.append(_spinners(spinners))
     return "\n\n".join(p for p in parts if p) + "\n"
 
 
@@ -253,3 +257,14 @@ def _standees(files: list[KitFile]) -> str:
         f"{names}: cut each out along its outline, then fold it at its three dashed lines. The middle fold is the "
         "top of the figure: fold the two pictures back to back there (a dab of glue between them keeps the figure "
         "straight). Then turn the two end tabs out, one to each side: they are the base it stands on."] + figures)
+
+
+def _spinners(files: list[KitFile]) -> str:
+    figures = [f"![The spinner of {_escape(f.file)}, mounted on a pencil point with a paper clip]"
+               f"(<kit:spinner/{f.id}/{f.spinner}>)" for f in files]
+    return "\n\n".join([
+        "## Mounting the spinner\n\n"
+        "Glue the dial onto thin card so that it lies flat. Open a paper clip's end loop a little, hold a "
+        "pencil upright with its point on the dial's centre through that loop, and flick the clip: where its "
+        "far end stops is the spin. A paper fastener through the centre holds an arrow instead, where the kit "
+        "has one."] + figures)
