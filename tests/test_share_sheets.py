@@ -217,3 +217,22 @@ def test_a_share_sheets_value_pnpgen_does_not_know_is_a_located_error(tmp_path):
     assert run.returncode == 2 and "Traceback" not in run.stderr
     assert re.search(r"game\.yaml:\d+: .*share_sheets", run.stderr), run.stderr
     assert not (tmp_path / "out" / "share").exists() or not list((tmp_path / "out" / "share").glob("*.pdf"))
+
+
+def test_a_deck_printed_per_player_keeps_its_own_sheets(shared_build, tmp_path):
+    """Gamma, one player's set (`per_player: true`), is printed once a player: its 9th card stays
+    on a sheet of Gamma's own; Alpha and Beta still share."""
+    root, _ = shared_build
+    copy = tmp_path / "p"
+    shutil.copytree(root, copy)
+    deck = copy / "cards" / "share" / "decks" / "gamma.yaml"
+    deck.write_text("per_player: true\n" + deck.read_text())
+    game_yaml = copy / "cards" / "share" / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text() + "players: 2-3\n")
+    run = pnpgen("--root", copy, "build", "--out", copy / "out", cwd=copy)
+    assert run.returncode == 0, run.stderr
+    out = copy / "out" / "share"
+    assert len(page_texts(out / "gamma.pdf")) == 4                     # 2 sheets, fronts and backs
+    shared = page_texts(out / SHARED)
+    assert len(shared) == 2 and not [c for c in codes(shared[0]) if c > "SHR-007"]   # Alpha 1-4, Beta 5-7
+    assert "1 saved by sharing" in run.stdout

@@ -1,13 +1,16 @@
 """How a game's kit goes onto paper, worked out without drawing anything: the paper and flip
 edge the build uses, each deck's sheets (the automatic grid, a custom layout or packed
-tokens) and each board's tiles. The print checks' margin check, the rulebook's printing
-section and `pnpgen list` all read these facts, so they say what the build does."""
+tokens) and each board's tiles, and for each player count the game supports, the sheets of
+each file that count needs (read off the same sheet plan: which sheets hold the cards those
+players use). The print checks' margin check, the rulebook's printing section and `pnpgen
+list` all read these facts, so they say what the build does."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from .. import presets
+from ..rulebook.assembly import folds
 from ..rulebook.printing import Kit, KitFile
 from ..sheets.tile import Layout
 from .boards import board_layout
@@ -49,7 +52,9 @@ def kit(plan: GamePlan, paper: Printing, options: Options | None = None) -> Kit:
     """The kit's files and how each prints, as the rulebook's printing section and `pnpgen
     list` tell it."""
     options = options or Options()
-    out = Kit(paper.paper, paper.flip, rulebook=has_rulebook(plan.game), booklet=options.booklet)
+    players = plan.game.game.players
+    out = Kit(paper.paper, paper.flip, rulebook=has_rulebook(plan.game), booklet=options.booklet,
+              players=(players.min, players.max) if players else None)
     for deck in plan.decks:
         sheets = paper.decks[deck.id]
         out.crop_marks |= any(getattr(sheet, "marks", ()) for sheet, _ in sheets.runs)
@@ -61,6 +66,10 @@ def kit(plan: GamePlan, paper: Printing, options: Options | None = None) -> Kit:
                                  "tokens" if deck.source.deck.pack else "cards", deck.source.deck.name,
                                  _holds(deck, sheets, paper.sharing), own, own * sheets.pages_per_sheet,
                                  sheets.has_backs, getattr(sheets.runs[0][0], "cut", "outline")))
+        _deck_players(out, deck, sheets)
+        if deck.source.deck.pack:
+            out.files[-1].standee = _standee(deck)
+        out.files[-1].spinner = _spinner(deck)
     for shared in paper.sharing.shared:
         out.files.append(KitFile(shared.name, f"{shared.name}.pdf", "cards", "shared sheets", _shared_holds(shared),
                                  shared.sheets, shared.sheets * shared.pages_per_sheet, shared.has_backs,
@@ -75,7 +84,78 @@ def kit(plan: GamePlan, paper: Printing, options: Options | None = None) -> Kit:
         out.files.append(KitFile(board.id, f"{board.id}.pdf", "board", b.name,
                                  f"{b.name}: a {w:g} × {h:g} mm board{', two-sided' if sides == 2 else ''}, "
                                  f"{where}", pages, pages, sides == 2))
+        out.layouts[board.id] = layout
+        if out.players and b.per_player:
+            _scale(out.files[-1], out.players, lambda n, f: (n * f.sheets, ""), "copy")
     return out
+
+
+def _scale(f: KitFile, players: tuple[int, int], count, how: str) -> None:
+    """Fill a file's sheets (and which pages) for each player count, as `count(n, f)` gives them."""
+    f.per_player = how
+    for n in range(players[0], players[1] + 1):
+        f.players[n], f.pages_for[n] = count(n, f)
+
+
+def _deck_players(out: Kit, deck, sheets: DeckSheets) -> None:
+    """A deck's sheets for each player count: every copy of one player's set, or the sheets of
+    the plan that hold a card the players use (see the Deck model's `per_player`)."""
+    whose = deck.source.deck.per_player
+    if not out.players or whose is False or not out.files or out.files[-1].id != deck.id:
+        return
+    if whose is True:
+        _scale(out.files[-1], out.players, lambda n, f: (n * f.sheets, ""), "copy")
+        return
+    held = [{_owner(card.entry.fields.get(whose)) for card in cards} for _, cards in sheets.runs]
+    order = list(dict.fromkeys(owner for entry in deck.source.cards
+                               if (owner := _owner(entry.fields.get(whose))) is not None))
+
+    def count(n: int, f: KitFile) -> tuple[int, str]:
+        used = set(order[:n]) | {None}
+        needed = [i for i, values in enumerate(held) if values & used]
+        return len(needed), _pages(needed, sheets.pages_per_sheet) if len(needed) < len(held) else ""
+    _scale(out.files[-1], out.players, count, whose)
+
+
+def _standee(deck) -> str:
+    """The code of the deck's first card that folds into a standee (three folds: its template's
+    dashed lines right across it), laying out one card of each front template; '' for none."""
+    tried = set()
+    for card in deck.cards:
+        if card.front in tried:
+            continue
+        tried.add(card.front)
+        size = deck.layouter.game.templates[card.front].template.size or deck.source.size
+        if len(folds(deck.layouter.layout(card, card.front), size, deck.layouter.forms)) == 3:
+            return card.code
+    return ""
+
+
+def _spinner(deck) -> str:
+    """The code of the deck's first round card whose name has the word 'spinner' (a spinner's
+    dial), or ''."""
+    for entry in deck.source.cards:
+        name = str(entry.fields.get("title") or entry.fields.get("name") or "")
+        if "spinner" in name.lower().split() and deck.layouter.game.templates[entry.template].template.shape == "round":
+            return next(c.code for c in deck.cards if c.entry.index == entry.index)
+    return ""
+
+
+def _owner(value):
+    """A card's owner as a key: None when it has none (the card is everyone's)."""
+    return None if value is None or value == "" else str(value)
+
+
+def _pages(sheets: list[int], per_sheet: int) -> str:
+    """The pages of these sheets (0-based) as a print dialog takes them: '1-4, 7-8'."""
+    spans: list[list[int]] = []
+    for i in sheets:
+        first, last = i * per_sheet + 1, (i + 1) * per_sheet
+        if spans and spans[-1][1] == first - 1:
+            spans[-1][1] = last
+        else:
+            spans.append([first, last])
+    return ", ".join(f"{a}" if a == b else f"{a}-{b}" for a, b in spans)
 
 
 def _deck_files(deck_id: str, sheets: int, each: int) -> str:

@@ -100,8 +100,8 @@ def plan_sharing(game: GameSource, decks: list[DeckPlan], sheets: dict[str, Deck
     groups: dict[tuple, list[tuple[DeckPlan, int]]] = {}
     for deck in decks:
         s = sheets[deck.id]
-        if deck.source.deck.pack or not s.runs or len(deck.cards) % s.per_sheet == 0:
-            continue
+        if deck.source.deck.pack or deck.source.deck.per_player or not s.runs or len(deck.cards) % s.per_sheet == 0:
+            continue      # (a player's set prints once a player: on sheets of its own)      # (a player's set prints once a player: on sheets of its own)
         key = (s.runs[0][0], s.page, s.flip_edge, s.offset, s.has_backs)
         groups.setdefault(key, []).append((deck, len(deck.cards) % s.per_sheet))
     for (sheet, page, flip, offset, backs), tails in groups.items():

@@ -54,6 +54,9 @@ def _game(project: Project, name: str) -> dict:
         part["sheets"] = found[0].sheets if found else 0
         part["print"] = printed.print_as(found[0]) if found else None
         part["on"] = [f"{name}.pdf" for name in paper.sharing.files_of(part["id"])]
+        part["per_player"] = found[0].per_player or None if found else None
+        part["sheets_for_players"] = {str(n): c for n, c in found[0].players.items()} if found else {}
+        part["pages_for_players"] = {str(n): p for n, p in found[0].pages_for.items() if p} if found else {}
     return {"id": name, "title": src.game.title, "code": src.game.code,
             "cards": sum(d["cards"] for d in decks), "credits": src.game.credits, "decks": decks,
             "boards": boards, "printing": printed.as_dict(), "sheets_saved": paper.sharing.saved,
@@ -69,6 +72,10 @@ def _show(g: dict, say: Say) -> None:
     say.out(f"  print on {p['paper']} at 100 %: {p['card_sheets']} sheet{'s' if p['card_sheets'] != 1 else ''} "
             f"of card stock" + (f" ({g['sheets_saved']} saved by sharing)" if g["sheets_saved"] else "")
             + f", {p['board_sheets']} of paper for boards")
+    if p["players"]:
+        say.out(f"  for {_player_range(p['players'])} players: " + "; ".join(
+            f"{row['players']}: {row['card_sheets']} + {row['board_sheets']}" for row in p["players"]["sheets"])
+            + " (sheets of card stock + of paper)")
     for d in g["decks"]:
         w, h = d["size_mm"]
         size = "packed, each at its template's size" if d["packed"] else f"{w:g} x {h:g} mm"
@@ -83,8 +90,21 @@ def _show(g: dict, say: Say) -> None:
                 + (", generated from a seed" if b["generated"] else "") + _sheets(b))
 
 
+def _player_range(players: dict) -> str:
+    low, high = players["min"], players["max"]
+    return f"{low}" if low == high else f"{low} to {high}"
+
+
 def _sheets(part: dict) -> str:
-    """'; 9 sheets, double-sided, long-edge flip, card stock' (nothing for an empty deck)."""
+    """'; 9 sheets, double-sided, long-edge flip, card stock' (nothing for an empty deck), and
+    how it grows with the players: '; one per player' or '; by player: 2 players pages 1-4'."""
     if not part["sheets"]:
         return f"; on {', '.join(part['on'])}" if part.get("on") else ""
-    return f"; {part['sheets']} sheet{'s' if part['sheets'] != 1 else ''}, {part['print']}"
+    grows, whose = "", part.get("per_player")     # (a shared file is nobody's)
+    if whose == "copy":
+        grows = "; one per player"
+    elif whose:
+        pages = part["pages_for_players"]
+        grows = f"; a set per {whose}" + (": " + ", ".join(
+            f"{n} players pages {p}" for n, p in pages.items()) if pages else "")
+    return f"; {part['sheets']} sheet{'s' if part['sheets'] != 1 else ''}, {part['print']}{grows}"

@@ -8,7 +8,7 @@ import math
 import re
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import AfterValidator, Discriminator, Field, Tag, field_validator, model_validator
+from pydantic import AfterValidator, Discriminator, Field, Tag, WithJsonSchema, field_validator, model_validator
 from reportlab.lib.colors import Color, toColor
 
 from .. import presets
@@ -227,6 +227,50 @@ class ImageResolution(Schema):
         return self
 
 
+MAX_PLAYERS = 20
+"""Most players a game may say it supports."""
+PLAYER_RANGE = r"^\s*(\d{1,3})\s*(?:[-–]\s*(\d{1,3})\s*)?$"
+"""Players written as a range, '2-4' (or one count, '3')."""
+
+
+class Players(Schema):
+    """The player counts a game supports, from `min` to `max`."""
+
+    min: int = Field(ge=1, le=MAX_PLAYERS)
+    """The fewest players."""
+    max: int = Field(ge=1, le=MAX_PLAYERS)
+    """The most players."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _written(cls, value: Any):
+        """`2-4`, `3` or {min: 2, max: 4}, as a designer writes it."""
+        if isinstance(value, int) and not isinstance(value, bool):
+            return {"min": value, "max": value}
+        if isinstance(value, str):
+            match = re.fullmatch(PLAYER_RANGE, value)
+            if not match:
+                raise ValueError(f"'{value[:40]}' is not a player range: write e.g. 2-4, or 3 for exactly three")
+            low = int(match[1])
+            return {"min": low, "max": int(match[2] or low)}
+        return value
+
+    @model_validator(mode="after")
+    def _order(self):
+        if self.min > self.max:
+            raise ValueError(f"min ({self.min}) is above max ({self.max}); write the fewest players first, e.g. 2-4")
+        return self
+
+
+PlayerCounts = Annotated[Players, WithJsonSchema({"anyOf": [
+    {"type": "string", "pattern": PLAYER_RANGE, "description": "e.g. 2-4"},
+    {"type": "integer", "minimum": 1, "maximum": MAX_PLAYERS},
+    {"type": "object", "additionalProperties": False, "required": ["min", "max"], "properties": {
+        "min": {"type": "integer", "minimum": 1, "maximum": MAX_PLAYERS, "description": "The fewest players."},
+        "max": {"type": "integer", "minimum": 1, "maximum": MAX_PLAYERS, "description": "The most players."}}}]})]
+"""Players as game.yaml writes them: `2-4`, `3` or {min: 2, max: 4}."""
+
+
 class Game(Schema):
     """`cards/<game>/game.yaml`: settings shared by every deck of a game."""
 
@@ -265,7 +309,8 @@ class Game(Schema):
     does not fill a sheet of their own (a deck smaller than a sheet, the part-filled last sheet
     of a bigger one) onto shared sheets, out/<game>/shared-<w>x<h>.pdf, when that saves a sheet;
     each card keeps its code and its own deck's back, and a deck's full sheets stay in its own
-    PDF. none: every deck on sheets of its own."""
+    PDF (decks printed per player, `per_player:`, keep sheets of their own). none: every deck
+    on sheets of its own."""
     decks: list[str] | None = None
     """Deck files in build order, relative to the game folder (default: decks/*.yaml by name);
     each must be a regular file inside the game folder once links are followed."""
@@ -289,6 +334,10 @@ class Game(Schema):
     game, and shown by `pnpgen list`."""
     images: ImageResolution = ImageResolution()
     """Print resolution of raster art: finer art is resampled."""
+    players: PlayerCounts | None = None
+    """The player counts the game supports: `2-4`, `3`, or {min: 2, max: 4}. With it, the
+    rulebook's printing section and `pnpgen list` give the sheets each player count needs,
+    counting the decks and boards marked `per_player`."""
 
     @field_validator("back_offset", mode="before")
     @classmethod
@@ -384,6 +433,11 @@ class Deck(Schema):
     in the README), whose first row names the columns."""
     sheet: str | None = Field(None, min_length=1, max_length=100)
     """The sheet of an .xlsx or .ods `cards:` workbook to read (default: its first sheet)."""
+    per_player: bool | str = False
+    """Whether the deck grows with the players (see game.yaml `players`): `true` when the deck is
+    one player's set, printed once per player; or the name of one of its `fields` whose value
+    says whose set a card is (a player number or colour): with N players, the cards of the
+    first N values, in card order, are needed, and cards without a value are everyone's."""
     source: str | None = Field(None, max_length=2000)
     """Where `pnpgen pull` fetches the `cards:` card sheet from: a CSV address, or a Google Sheet's
     address (shared or published; its export in the file's format is fetched). Builds only ever
@@ -398,6 +452,10 @@ class Deck(Schema):
 
     @model_validator(mode="after")
     def _sheet_keys(self):
+        if isinstance(self.per_player, str) and self.per_player not in self.fields:
+            known = ", ".join(sorted(self.fields)) or "none"
+            raise ValueError(f"per_player: '{self.per_player[:40]}' is not one of the deck's fields ({known}); "
+                             "name the field that says whose a card is, or write true for one player's set")
         if isinstance(self.cards, list) and (self.sheet or self.source):
             raise ValueError("sheet: and source: belong to a deck whose cards: names a card sheet")
         if self.sheet and str(self.cards).lower().endswith(".csv"):
@@ -481,6 +539,9 @@ class Board(Schema):
     keep_whole: list[KeepWhole] = Field([], max_length=200)
     """Parts of the board no seam should cross (seams also go round every line of text);
     a seam that cannot is a `print-seams` finding."""
+    per_player: bool = False
+    """One per player (a player's mat): the printing section and `pnpgen list` count it once
+    for each player (see game.yaml `players`)."""
 
     @field_validator("fields")
     @classmethod

@@ -40,6 +40,7 @@ def check(game: GameSource, components: Components, printed: dict, paper: str, k
     src = source.load(path, game.rel(path), Facts(game, printed))
     if kit is not None:
         printing.append(src, kit)
+        components.kit = kit
     page = document.PageSpec.for_paper(presets.papers()[paper])
     styles = Styles(src.front.language)
     document.title_page(src, game.game.title, components, styles, page)
@@ -58,6 +59,7 @@ def write_rulebook(game: GameSource, components: Components, printed: dict, pape
     src = source.load(path, game.rel(path), Facts(game, printed))
     if kit is not None:
         printing.append(src, kit)
+        components.kit = kit
     target = outdir / "rulebook.pdf"
     with files.Staged() as staged:
         tmp = staged.add(target)

@@ -18,11 +18,12 @@ from ..game.loader import GameSource
 from ..layout.layouter import Layouter
 from ..layout.svg import is_svg
 from ..pdf.canvas import MM
+from .assembly import folds, spinner, standee, tile_overlay
 from .crop import crop
 from .icons import painter as icon_painter
 from .facts import NAME_FIELDS, RefError
 
-SCHEMES = ("card", "back", "board", "spread")
+SCHEMES = ("card", "back", "board", "spread", "kit")
 OPTIONS = ("width", "side", "region", "face", "gap")
 MAX_SPREAD = 64          # cards in one spread
 MAX_FIGURE_MM = 2000
@@ -50,6 +51,7 @@ class Components:
         self.game, self.decks, self.boards = game, decks, boards
         self.icons = icons        # icon forms, shared by every figure
         self.images = images      # converted images, by key
+        self.kit = None           # the build's printing.Kit, for the printing section's `kit:` figures
 
     def resolve(self, address: str) -> Art:
         """The art at `address`; raises RefError for a name the game lacks or a bad option."""
@@ -63,6 +65,8 @@ class Components:
             if key not in OPTIONS:
                 raise RefError(f"unknown figure option '{key}'" + did_you_mean(key, OPTIONS))
         width = _number(options, "width")
+        if scheme == "kit":
+            return self._kit(unquote(path), width)
         if scheme == "board":
             return self._board(unquote(path), options, width)
         if "side" in options or "region" in options:
@@ -163,6 +167,35 @@ class Components:
             if x < 0 or y < 0 or x + rw > w + 0.01 or y + rh > h + 0.01:
                 raise RefError(f"region={options['region']} reaches outside the {w:g} x {h:g} mm board")
         return Art(_inline(layouter.layout(card, template), layouter.forms), view, "none", width)
+
+    def _kit(self, path: str, width: float | None) -> Art:
+        """An assembly figure of the printing section: `kit:tiles/BOARD`, the board with its
+        pages, their names and taping order over it (assembly.tile_overlay); `kit:standee/DECK/CARD`,
+        a standee flat and folded (assembly.standee); `kit:spinner/DECK/CARD`, a dial with a
+        paper clip and pencil on it (assembly.spinner)."""
+        what, _, rest = path.partition("/")
+        layouts = self.kit.layouts if self.kit is not None else {}
+        if what == "tiles" and rest in layouts:
+            art = self._board(rest, {}, width)
+            return Art(art.body + tile_overlay(layouts[rest]), art.view, "none", width)
+        if what == "standee":
+            deck_id, _, name = rest.partition("/")
+            layouter, card = self._card(deck_id, name)
+            size = layouter.game.templates[card.front].template.size or layouter.deck.size
+            face = _inline(layouter.layout(card, card.front), layouter.forms)
+            found = folds(face, size)
+            if len(found) == 3:
+                body, view = standee(face, size, found)
+                return Art(body, view, "none", width)
+            raise RefError(f"card '{name}' of deck '{deck_id}' has no three folds (dashed lines right across it)")
+        if what == "spinner":
+            deck_id, _, name = rest.partition("/")
+            layouter, card = self._card(deck_id, name)
+            size = layouter.game.templates[card.front].template.size or layouter.deck.size
+            body, view = spinner(_inline(layouter.layout(card, card.front), layouter.forms), size)
+            return Art(body, view, "none", width)
+        raise RefError(f"'kit:{path}': the printing section's figures are kit:tiles/BOARD, for a tiled board, "
+                       "kit:standee/DECK/CARD and kit:spinner/DECK/CARD")
 
     def _image(self, src: str) -> Art:
         res = next(iter(self.decks.values()), (None,))[0]
