@@ -17,6 +17,7 @@ from ..sheets.impose import Sheet
 from ..layout import svg
 from ..layout.layouter import ICON
 from .colour import PressColours
+from .flatten import Flattener
 from .replay import Entry, PageRecorder, compress_last_page, draw_image, end_form
 
 @dataclass
@@ -59,16 +60,25 @@ class Painter:
         self.bleed = bleed
         self.press = press    # CMYK mode: images converted to the press's inks (the canvas converts colours)
         self.defined: set[str] = set()
+        self.flattener = None if press is None else Flattener(   # PDF/X: see-through faces flattened
+            c, press, lambda rgb: Painter(rgb, forms, bleed, images), forms, self.images, bleed)
 
-    def define_forms(self, names):
-        """Draw each shared group once as a form XObject (before pages use it)."""
+    def face(self, body, size: tuple[float, float]):
+        """A face's drawing (`size` mm) as this canvas draws it: in PDF/X, a see-through face
+        as one flattened image (flatten.py)."""
+        return body if self.flattener is None else self.flattener.face(body, size)
+
+    def define_forms(self, names, faces=()):
+        """Draw each shared group once as a form XObject (before pages use it); those named
+        in `faces` are whole faces (a board's sides), flattened in PDF/X when see-through."""
         for name in names:
             if name in self.defined:
                 continue
             form = self.forms[name]
             (w, h), b = form.size, (self.bleed if form.bleed else 0)
+            body = self.flattener.form(name, form) if self.flattener is not None and name in faces else form.body
             self.c.beginForm(name, -b * MM, -b * MM, (w + b) * MM, (h + b) * MM)
-            self._draw(form.body, h)
+            self._draw(body, h)
             end_form(self.c, name)
             self.defined.add(name)
 
@@ -298,6 +308,8 @@ class CardCanvas(Painter):
         c.clipPath(p, stroke=0, fill=0)
         a, b, cc, d, e, f = slot.transform
         c.transform(a, b, cc, d, e * MM, f * MM)
+        if self.flattener is not None:      # PDF/X: a see-through card as one flattened image
+            body = self.face(body, (slot.trim[3] if slot.turned else slot.trim[2], card_h))
         self._draw(body, card_h)
         c.restoreState()
 
