@@ -12,6 +12,8 @@ from PIL import Image
 from pypdf import PdfReader
 
 from pnpgen.build import Project, load
+from pnpgen.cli.export import _counter
+from pnpgen.cli.say import Say
 from pnpgen.export import export_game
 from pnpgen.pdf.flatten import render_bands
 
@@ -163,7 +165,7 @@ def test_a_board_side_is_flattened_on_every_tile(tmp_path):
     (tmp_path / "templates" / "mini" / "map.yaml").write_text(
         "size: [330, 100]\ncode: false\nelements:\n  - rect: {w: 330, h: 100, fill: '#2244cc', bleed: true}\n"
         "  - rect: {x: 0, y: 0, w: 330, h: 100, fill: white, opacity: 0.5}\n")
-    ran = pnpgen("build", "--pdfx", "-q", cwd=tmp_path)
+    ran = pnpgen("build", "--pdfx", "-q", "--flatten-ppi", "150", cwd=tmp_path)
     assert ran.returncode == 0, ran.stderr
     board = tmp_path / "out" / "mini" / "map.pdf"
     assert preflight(board) == []
@@ -200,3 +202,72 @@ def test_the_preflight_finds_the_alpha_of_an_rgb_build(tmp_path):
     assert pnpgen("build", "-q", cwd=tmp_path).returncode == 0
     problems = preflight(tmp_path / "out" / "mini" / "deck.pdf")
     assert any("/ca 0.6" in p for p in problems), problems
+
+
+WARNING = ("warning: templates/mini/face.yaml:4: elements[1]: opacity or a see-through (#rrggbbaa) colour on this "
+           "face: in the PDF/X file the face is flattened to a {ppi} ppi image; its text is no longer vector")
+
+
+@pytest.mark.parametrize("command", [("export", "dtc"), ("build", "--pdfx")])
+def test_each_template_flattened_is_named_at_its_line_once_and_not_under_quiet(tmp_path, command):
+    glass(tmp_path)
+    ran = pnpgen(*command, cwd=tmp_path)
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stderr.count("flattened") == 1                 # face.yaml, once for its three cards; not plain.yaml
+    assert WARNING.format(ppi=600) in ran.stderr
+    quiet = pnpgen(*command, "-q", cwd=tmp_path)
+    assert quiet.returncode == 0 and "flattened" not in quiet.stderr + quiet.stdout
+
+
+def test_the_flattening_resolution_is_settable_and_checked(tmp_path):
+    glass(tmp_path)
+    ran = pnpgen("export", "dtc", "--flatten-ppi", "150", cwd=tmp_path)
+    assert ran.returncode == 0 and WARNING.format(ppi=150) in ran.stderr
+    reader = PdfReader(tmp_path / "out" / "mini" / "dtc" / "deck" / "deck.pdf")
+    (band,) = images_drawn(reader, reader.pages[0])                 # 413 x 563 px: one band
+    assert (band["/Width"], band["/Height"]) == (round(69.85 / 25.4 * 150), round(95.25 / 25.4 * 150))
+    bad = pnpgen("build", "--pdfx", "--flatten-ppi", "10", cwd=tmp_path)
+    assert bad.returncode == 2 and "--flatten-ppi" in bad.stderr and "Traceback" not in bad.stderr
+
+
+# --- export progress: faces drawn of the faces in all ------------------------------------------
+
+MIXED = ("name: Panes\ncard_size: poker\ntemplate: face\nback: {template: plain}\nfields:\n"
+         "  title: {required: true}\ncards:\n  - {title: Alpha, count: 2}\n  - {title: Beta}\n"
+         "  - {title: Gamma, back: plain}\n")
+TOKENS = ("name: Chits\ncard_size: [20, 20]\npack: true\ntemplate: chit\nback: {template: chit}\n"
+          "fields:\n  title: {}\ncards:\n  - {title: A, count: 5}\n  - {title: B}\n")
+
+
+@pytest.mark.parametrize("fmt, total", [("png", 9), ("dtc", 8), ("tgc", 5), ("tts", 10)])
+def test_an_export_counts_to_the_total_it_announced(tmp_path, fmt, total):
+    """Each format's count, announced before it starts and reached exactly at the end. png: the
+    deck's 3 fronts, Gamma's own back and the common back, and the 2 tokens' fronts and backs;
+    dtc: a page for each copy's front and back (Alpha twice, Beta, Gamma); tgc: the deck's 5
+    faces (no tokens); tts: the fronts' sheet and, as Gamma has its own back, a back in each of
+    the 3 slots, and the tokens' 4 faces."""
+    make_game(tmp_path, GAME, MIXED, {"face": PANEL, "plain": PLAIN.replace("SWATCH", "#000000"),
+                                      "chit": "size: [20, 20]\nelements:\n  - rect: {w: 20, h: 20, fill: red}\n"})
+    (tmp_path / "cards" / "mini" / "decks" / "chits.yaml").write_text(TOKENS)
+    told = []
+    result = export_game(load(Project(tmp_path), "mini"), fmt, tmp_path / "out", dpi=60,
+                         rendered=lambda done, of: told.append((done, of)))
+    assert {of for _, of in told} == {total}
+    assert told[-1][0] == total and [d for d, _ in told] == sorted(d for d, _ in told)
+    if fmt == "png":          # one PNG a face drawn (and a cards.csv a deck)
+        assert len(list(result.folder.rglob("*.png"))) == total
+
+
+def test_a_run_off_a_terminal_prints_the_summary_only(tmp_path):
+    glass(tmp_path)
+    ran = pnpgen("export", "png", "--dpi", "60", cwd=tmp_path)
+    assert ran.returncode == 0 and ran.stderr == ""
+    assert ran.stdout.splitlines() == ["mini: 4 files in out/mini/png", "  3 card faces at 60 DPI with 3.175 mm bleed"]
+
+
+def test_on_a_terminal_the_progress_line_shows_the_total(capsys):
+    say = Say()
+    say.live = True                      # as on a terminal
+    _counter(say, "mini: png")(5, 12)
+    line = capsys.readouterr().err
+    assert line.startswith("\rmini: png: 5/12 faces drawn [########............]")

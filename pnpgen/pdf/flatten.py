@@ -27,17 +27,15 @@ from ..errors import Notice
 from ..layout import svg
 from ..layout.layouter import ICON
 from ..layout.resources import CONVERTED, PRINTED
-from .colour import PressColours
+from .colour import FLATTEN_PPI, PressColours
 
-PPI = 600
-"""The default flattening resolution: fine enough for the small type on a card."""
 BAND = 1024
 """Pixel rows rendered, converted and drawn at a time."""
 FORM = "flat:"
 """The prefix of a flattened face's form."""
 MM = 72 / 25.4
-OPACITY, COLOUR, SOFT_IMAGE, SVG = ("opacity", "a see-through colour", "an image with soft (partly see-through) "
-                                    "pixels", "an SVG drawn with opacity")
+OPACITY, COLOUR = "opacity", "opacity or a see-through (#rrggbbaa) colour"
+SOFT_IMAGE, SVG = "an image with soft (partly see-through) pixels", "an SVG drawn with opacity"
 
 
 def _see_through(colour) -> bool:
@@ -147,9 +145,8 @@ class Flattener:
     `rgb_painter` makes a painter (pdf.canvas.Painter, RGB) on a canvas, to draw a face to
     render."""
 
-    def __init__(self, c: Canvas, press: PressColours, rgb_painter: Callable, forms: dict, images, bleed: float,
-                 ppi: float = PPI):
-        self.c, self.press, self.rgb_painter, self.bleed, self.ppi = c, press, rgb_painter, bleed, ppi
+    def __init__(self, c: Canvas, press: PressColours, rgb_painter: Callable, forms: dict, images, bleed: float):
+        self.c, self.press, self.rgb_painter, self.bleed, self.ppi = c, press, rgb_painter, bleed, press.flatten_ppi
         self.seen = Transparency(forms, images)
         self.drawn: dict[str, str] = {}       # face digest -> its flattened form
         self.faces = 0                        # faces drawn flattened
@@ -224,12 +221,15 @@ def render_bands(pdf: bytes, size: tuple[int, int], band: int = BAND):
         doc.close()
 
 
-def face_notes(plan, ppi: float = PPI) -> list[Notice]:
+def face_notes(plan, ppi: float = FLATTEN_PPI, decks=None) -> list[Notice]:
     """For a PDF/X file of the game planned (a GamePlan): each template whose faces are drawn
     flattened, located at the element that first makes them see-through (as the template's
-    first card draws it), once per template."""
+    first card draws it), once per template; of the decks and boards whose ids are in `decks`
+    when given."""
     notes, said = [], set()
     for deck in list(plan.decks) + list(plan.boards):
+        if decks is not None and deck.id not in decks:
+            continue
         seen = Transparency({**plan.icons, **deck.layouter.forms}, plan.resources.converted)
         for card, template in _faces_of(deck):
             if template in said:
