@@ -122,6 +122,18 @@ def test_a_soft_edged_png_over_a_fill_prints_as_the_blend(tmp_path):
     assert not near(pixel, dtc_pixel(path, 0, 5, 5), within=40)     # not the blue under it either
 
 
+def test_an_svg_drawn_with_opacity_prints_as_the_blend(tmp_path):
+    face = ("size: poker\nelements:\n  - rect: {w: 999, h: 999, fill: '#2244cc', bleed: true}\n"
+            "  - image: {src: veil.svg, x: 10, y: 10, w: 40, h: 30}\n")
+    folder = glass(tmp_path, face=face)
+    (folder / "veil.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" width="40" height="30">'
+                                     '<rect width="40" height="30" fill="#cc2222" fill-opacity="0.6"/></svg>')
+    path = dtc(tmp_path)
+    assert preflight(path) == []
+    pixel, swatch = dtc_pixel(path, 0, 30, 25), dtc_pixel(path, 1, 30, 60)
+    assert near(pixel, swatch, within=6), (pixel, swatch)
+
+
 def test_a_keyed_out_png_is_not_flattened(tmp_path):
     """Pixels either clear or solid print exactly with a colour key: the face stays vector."""
     face = ("size: poker\nelements:\n  - rect: {w: 999, h: 999, fill: '#2244cc', bleed: true}\n"

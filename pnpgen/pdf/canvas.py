@@ -213,7 +213,7 @@ class Painter:
                 renderPDF.draw(picture, c, 0, 0, showBoundary=False)
             finally:
                 rl_config.useA85 = binary
-            c.endForm()
+            end_form(c, name)     # (with the transparency states of an SVG drawn with opacity)
             self.defined.add(name)
         return name, picture
 

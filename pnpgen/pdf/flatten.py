@@ -7,7 +7,7 @@ the PDF/X file as one form: the rendered face in bands of at most BAND pixel row
 board never holds all its pixels at once), placed wherever the face is drawn. A face with no
 transparency is drawn as vectors exactly as before.
 
-`transparency` says what in a drawing is see-through; `Flattener` is the painter's hook for
+`Transparency` says what in a drawing is see-through; `Flattener` is the painter's hook for
 a PDF/X canvas; `face_notes` locates, per template, the element that makes its faces
 flattened, for the warning a PDF/X build or export gives."""
 
