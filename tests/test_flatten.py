@@ -134,17 +134,19 @@ def test_an_svg_drawn_with_opacity_prints_as_the_blend(tmp_path):
     assert near(pixel, swatch, within=6), (pixel, swatch)
 
 
-def test_a_keyed_out_png_is_not_flattened(tmp_path):
-    """Pixels either clear or solid print exactly with a colour key: the face stays vector."""
+def test_a_keyed_out_png_with_smoothed_edges_is_not_flattened(tmp_path):
+    """Pixels clear or solid print exactly with a colour key, and a hole's smoothed rim (under
+    5 % of the pixels) near enough: the face stays vector."""
     face = ("size: poker\nelements:\n  - rect: {w: 999, h: 999, fill: '#2244cc', bleed: true}\n"
             "  - image: {src: hole.png, x: 10, y: 10, w: 40, h: 30}\n")
     folder = glass(tmp_path, face=face)
-    hole = Image.new("RGBA", (40, 30), RED + (255,))
-    hole.paste((0, 0, 0, 0), (10, 10, 30, 20))
+    hole = Image.new("RGBA", (200, 150), RED + (255,))
+    hole.paste(RED + (128,), (49, 49, 151, 101))                   # a one-pixel soft rim: 1 % of the pixels
+    hole.paste((0, 0, 0, 0), (50, 50, 150, 100))
     hole.save(folder / "hole.png")
     reader = PdfReader(dtc(tmp_path))
     (image,) = images_drawn(reader, reader.pages[0])
-    assert image["/Width"] == 40 and "/Mask" in image             # the art itself, keyed; not a render
+    assert image["/Width"] == 200 and "/Mask" in image            # the art itself, keyed; not a render
 
 
 def test_build_pdfx_sheets_show_the_blend_and_pass_preflight(tmp_path):

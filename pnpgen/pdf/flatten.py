@@ -1,7 +1,7 @@
 """Transparency flattened for PDF/X-1a, which allows none. A face (a card, a token, a board
 side, a deck's common back) that draws anything see-through (an element with `opacity:`
-below 1, a #rrggbbaa colour, an image whose alpha channel has soft edges, an SVG drawn with
-opacity) is drawn in RGB on a page of its own, rendered there with pdfium at the flattening
+below 1, a #rrggbbaa colour, an image partly see-through over more than SOFT_SHARE of its
+pixels, an SVG drawn with opacity) is drawn in RGB on a page of its own, rendered there with pdfium at the flattening
 resolution, converted to the press's CMYK through the press profile (colour.py) and put into
 the PDF/X file as one form: the rendered face in bands of at most BAND pixel rows (so that a
 board never holds all its pixels at once), placed wherever the face is drawn. A face with no
@@ -31,6 +31,9 @@ from .colour import FLATTEN_PPI, PressColours
 
 BAND = 1024
 """Pixel rows rendered, converted and drawn at a time."""
+SOFT_SHARE = 0.05
+"""An image more than this share of whose pixels are partly see-through has soft transparency
+(a shadow, a glow, a veil): its face is flattened. Below it, smoothed edges are keyed out."""
 FORM = "flat:"
 """The prefix of a flattened face's form."""
 MM = 72 / 25.4
@@ -110,17 +113,21 @@ class Transparency:
 
 
 def _soft_image(key: str, images) -> str | None:
-    """SOFT_IMAGE when the image drawn by `key` has pixels neither clear nor solid (a keyed-out
-    hole, clear or solid only, prints exactly in PDF/X-1a)."""
+    """SOFT_IMAGE when more than SOFT_SHARE of the pixels of the image drawn by `key` are
+    neither clear nor solid. Clear and solid pixels print exactly, keyed out (colour.py); so do
+    the few soft ones of edges smoothed (art resampled, icons drawn anti-aliased), near enough."""
     if key.startswith(PRINTED):
         mask = getattr(images.get(key), "mask", None)
-        return SOFT_IMAGE if mask is not None and zlib.decompress(mask).translate(None, b"\0\xff") else None
+        if mask is None:
+            return None
+        alpha = zlib.decompress(mask)
+        return SOFT_IMAGE if len(alpha.translate(None, b"\0\xff")) > SOFT_SHARE * len(alpha) else None
     path = Path(images.root) / key[len(CONVERTED):] if key.startswith(CONVERTED) else Path(key)
     with PILImage.open(path) as im:
         if "A" not in im.getbands() and "transparency" not in im.info:
             return None
-        alpha = (im if "A" in im.getbands() else im.convert("RGBA")).getchannel("A")
-        return SOFT_IMAGE if any(alpha.histogram()[1:255]) else None
+        counts = (im if "A" in im.getbands() else im.convert("RGBA")).getchannel("A").histogram()
+        return SOFT_IMAGE if sum(counts[1:255]) > SOFT_SHARE * sum(counts) else None
 
 
 def _svg_transparency(src: str, colour) -> str | None:
