@@ -1,11 +1,11 @@
 """Transparency flattened for PDF/X-1a, which allows none. A face (a card, a token, a board
 side, a deck's common back) that draws anything see-through (an element with `opacity:`
 below 1, a #rrggbbaa colour, an image partly see-through over more than SOFT_SHARE of its
-pixels, an SVG drawn with opacity) is drawn in RGB on a page of its own, rendered there with pdfium at the flattening
-resolution, converted to the press's CMYK through the press profile (colour.py) and put into
-the PDF/X file as one form: the rendered face in bands of at most BAND pixel rows (so that a
-board never holds all its pixels at once), placed wherever the face is drawn. A face with no
-transparency is drawn as vectors exactly as before.
+pixels, an SVG drawn with opacity) is drawn in RGB on a page of its own, rendered there with
+pdfium at the flattening resolution, converted to the press's CMYK through the press profile
+(colour.py) and put into the PDF/X file as one form: the rendered face in bands of at most
+BAND pixel rows (so that a board never holds all its pixels at once), placed wherever the
+face is drawn. A face with no transparency is drawn as vectors exactly as before.
 
 `Transparency` says what in a drawing is see-through; `Flattener` is the painter's hook for
 a PDF/X canvas; `face_notes` locates, per template, the element that makes its faces
