@@ -3,7 +3,7 @@ does: the file's version, identifier and information entries; the output intent 
 profile; each page's TrimBox inside its BleedBox inside its MediaBox; and everything each page
 draws, forms and fonts followed: only CMYK and grey colour (no rg/RG, sc/scn or colour spaces
 in content streams, images only DeviceCMYK or DeviceGray), no transparency (soft masks,
-alpha, blend modes, transparency groups), every font embedded, no annotations or scripts.
+alpha (/CA, /ca below 1), blend modes, transparency groups of pages and forms), every font embedded, no annotations or scripts.
 Returns the problems found, one line each: an empty list is a pass."""
 
 from __future__ import annotations
@@ -28,6 +28,8 @@ def preflight(path: Path | str) -> list[str]:
         problems += _boxes(page, where)
         if "/Annots" in page:
             problems.append(f"{where}: has annotations")
+        if (page.get("/Group") or {}).get("/S") == "/Transparency":
+            problems.append(f"{where}: transparency group")
         problems += _drawing(page.get_contents(), page.get("/Resources"), reader, where, seen)
     return problems
 
@@ -147,6 +149,8 @@ def _xobject(thing, reader, where: str, seen: set[int]) -> list[str]:
     if thing.get("/ImageMask"):
         return []
     out = [] if thing.get("/ColorSpace") in IMAGE_SPACES else [f"{where}: image in {thing.get('/ColorSpace')}"]
-    if "/SMask" in thing:
+    if "/SMask" in thing or thing.get("/SMaskInData", 0):
         out.append(f"{where}: image with a soft mask")
+    if "/JPXDecode" in str(thing.get("/Filter")):
+        out.append(f"{where}: JPEG 2000 image (PDF 1.5, not in PDF/X-1a)")
     return out

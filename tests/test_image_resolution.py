@@ -165,8 +165,8 @@ def test_game_setting_and_its_errors(tmp_path):
 
 
 def test_a_pdfx_build_puts_the_resampled_art_in_cmyk(tmp_path):
-    see_through = painting()
-    see_through.putalpha(Image.linear_gradient("L").resize(see_through.size))
+    see_through = painting()       # clear or solid (soft alpha would flatten the face: test_flatten.py)
+    see_through.putalpha(Image.linear_gradient("L").resize(see_through.size).point(lambda a: 255 * (a > 127)))
     game_with(tmp_path, {"a.png": see_through, "b.png": painting(seed=2, mode="RGB")})
     drawn = placed_images(build(tmp_path, "--pdfx"))
     assert len(drawn) == 2

@@ -216,22 +216,3 @@ def test_a_faint_line_is_measured_as_the_ink_it_shows(tmp_path, opacity, finds):
         seen = tuple(round(v) for v in blend((0, 0, 0), WHITE, 0.15))
         assert "line in #000000 at 15 % opacity on #ffffff" in found[0]["message"]
         assert found[0]["value"] == pytest.approx(contrast(seen, WHITE), abs=0.05)
-
-
-def test_pdfx_has_no_transparency_so_translucent_parts_print_solid(tmp_path):
-    """PDF/X-1a forbids transparency: the print-shop files keep every element, drawn solid, and
-    pass the preflight; the plain build of the same cards is translucent."""
-    from .preflight import preflight
-    glass(tmp_path)
-    ran = pnpgen("build", "--pdfx", "-q", cwd=tmp_path)
-    assert ran.returncode == 0, ran.stderr
-    deck = tmp_path / "out" / "mini" / "deck.pdf"
-    assert preflight(deck) == []
-    assert alphas(deck) == {"/ca": set(), "/CA": set()}
-    page = pdfium.PdfDocument(str(deck))[0].render(scale=100 / 72).to_pil().convert("RGB")
-    colours = {c for _, c in page.getcolors(maxcolors=1 << 24)}
-    half = tuple(round(v) for v in blend(WHITE, BLUE, 0.5))
-    assert not any(all(abs(a - b) <= 6 for a, b in zip(c, half)) for c in colours)
-    dtc = export_game(load(Project(tmp_path), "mini"), "dtc", tmp_path / "dtc")
-    for pdf in dtc.folder.rglob("*.pdf"):
-        assert preflight(pdf) == [], pdf

@@ -44,7 +44,7 @@ def build_board(game: GameSource, board: BoardPlan, icons: dict, outdir: Path, o
         press = options.press()
         canvas = BoardCanvas(tmp, layout.page, f"{g.title} - {b.name}", forms, g.bleed, font, g.credits,
                              board.layouter.res.converted, press)
-        canvas.define_forms(sorted(forms))
+        canvas.define_forms(sorted(forms), faces=[name for name, _ in sides])
         if press is not None and layout.poster:   # the board is cut out of the poster at its trim
             set_boxes(canvas.c, poster_trim(layout), layout.tiles[0].clip)
         pages, placed = _draw_sides(canvas, layout, sides, g.title, b, font)

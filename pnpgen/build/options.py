@@ -34,6 +34,7 @@ class Options:
     keep_images: bool = False     # every image into the PDFs as it is (no resampling)
     workers: int | None = 1       # processes laying out and drawing a long deck: None, one a core; 1, this one
     pdfx: bool = False           # decks and boards as PDF/X-1a for a print shop: CMYK through the press profile
+    flatten_ppi: float = 600     # PDF/X: a see-through face is flattened to an image at this resolution
     progress: Callable[[str], None] = lambda message: None     # a line on how the build goes
     step: Callable[[str, int, int], None] = lambda label, done, total: None   # pages of a deck done so far
 
@@ -46,4 +47,4 @@ class Options:
         if not self.pdfx:
             return None
         from ..pdf.colour import shared
-        return shared()
+        return shared(self.flatten_ppi)

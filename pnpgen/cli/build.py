@@ -38,6 +38,9 @@ from .say import Say, talk
 @click.option("--pdfx", is_flag=True,
               help="Decks and boards as PDF/X-1a:2003 for a print shop: CMYK through the shipped GRACoL "
                    "press profile, output intent, TrimBox and BleedBox (every page drawn anew, no cache).")
+@click.option("--flatten-ppi", type=click.FloatRange(72, 2400), default=600, show_default=True, metavar="PPI",
+              help="--pdfx: a face that draws anything see-through (opacity, #rrggbbaa, soft-edged images) "
+                   "is flattened to an image at this resolution (PDF/X-1a has no transparency).")
 @click.option("--image-ppi", type=click.FloatRange(72, 4800), default=None, metavar="PPI",
               help="Resample art finer than 1.5 times PPI where it is printed down to PPI (default: the "
                    "game's images setting, 300 above 450).")
@@ -49,7 +52,7 @@ from .say import Say, talk
 @talk
 @click.pass_obj
 def build(project: Project, game, out, paper, flip, back_offset, no_check, strict, seed, poster, booklet, layout,
-          pdfx, image_ppi, keep_images, no_cache, fmt, quiet, verbose):
+          pdfx, flatten_ppi, image_ppi, keep_images, no_cache, fmt, quiet, verbose):
     """Build every game (or the GAMEs named) into out/<game>/<deck>.pdf.
 
     Each game's rules (cards/<game>/rules.yaml) are checked first; a game that breaks one
@@ -58,7 +61,7 @@ def build(project: Project, game, out, paper, flip, back_offset, no_check, stric
     options = Options(out=out or project.root / "out", paper=paper, flip=flip, strict=strict, seed=seed,
                       back_offset=back_offset, poster=poster, booklet=booklet, lenient_rulebook=no_check,
                       layout=load_layout(layout), cache=not no_cache, workers=None, pdfx=pdfx,
-                      image_ppi=image_ppi, keep_images=keep_images,
+                      flatten_ppi=flatten_ppi, image_ppi=image_ppi, keep_images=keep_images,
                       progress=say.progress, step=say.step)
     failed = broken = False
     for name in selected(project, game):
@@ -109,8 +112,18 @@ def _build_one(project: Project, name: str, options: Options, check: bool, say: 
     for r in results:
         for w in r.warnings:
             say.problem("warning", w, f"{name}: build")
+    if options.pdfx and not say.quiet:
+        _say_flattened(source, options, say)
     summary(say, name, results, options.out / name)
     return "built"
+
+
+def _say_flattened(source, options, say: Say) -> None:
+    """--pdfx: each template whose faces the PDF/X files show flattened, at its line."""
+    from ..build import plan_game
+    from ..pdf.flatten import face_notes
+    for note in face_notes(plan_game(source, options), options.flatten_ppi):
+        say.problem("warning", note, f"{source.id}: PDF/X")
 
 
 def _refuse_print_findings(source, options, say: Say) -> None:

@@ -26,8 +26,8 @@ class Group(Element):
     opacity: Opacity = 1
     """How opaque the group is as a whole, 0 to 1: its elements are drawn together first (the
     one on top hides what it overlaps, as at 1), then the group lets 1 - opacity of what lies
-    under it show through; it multiplies its elements' own opacities. PDF/X-1a output (no
-    transparency) draws it solid."""
+    under it show through; it multiplies its elements' own opacities. In PDF/X-1a output (no
+    transparency) the face it is on is flattened (see `build --pdfx`)."""
     draw: list["ElementEntry"]  # noqa: F821 - resolved by pnpgen.elements
     """The elements, placed in the group's own millimetres (y down)."""
 

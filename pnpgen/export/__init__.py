@@ -17,9 +17,11 @@ from .. import files
 from ..build import Options
 from ..errors import InputError
 from ..game.loader import GameSource
+from ..pdf.colour import FLATTEN_PPI
 from .faces import deck_faces
 from .formats import FORMATS
 from .job import Job
+from .progress import faces_to_draw
 from .raster import RENDERED
 from .tts import checked_url_base
 
@@ -33,7 +35,7 @@ class ExportResult:
     format: str
     folder: Path
     files: int
-    notes: list[str] = field(default_factory=list)
+    notes: list = field(default_factory=list)   # lines to print, and located Notices (templates flattened)
 
 
 def check_options(fmt: str, dpi: float = 300, url_base: str | None = None) -> str | None:
@@ -53,16 +55,21 @@ def check_options(fmt: str, dpi: float = 300, url_base: str | None = None) -> st
 
 def export_game(game: GameSource, fmt: str, out: Path, dpi: float = 300, bleed: bool = True,
                 url_base: str | None = None, workers: int | None = None,
-                rendered: Callable[[int], None] | None = None) -> ExportResult:
+                rendered: Callable[[int, int], None] | None = None,
+                flatten_ppi: float = FLATTEN_PPI) -> ExportResult:
     """Export every deck of `game` as `fmt` into out/<game>/<fmt>/ (replacing what was there);
-    `rendered` is told how many more faces are drawn as the work goes (a progress line)."""
+    `rendered` is told (faces drawn so far, faces in all) as the work goes (a progress line).
+    A PDF/X file's see-through faces are flattened at `flatten_ppi`."""
     url_base = check_options(fmt, dpi, url_base)
     decks = [d for d in deck_faces(game, Options(), boards=FORMATS[fmt].boards) if d.fronts]
     target = out / game.id / fmt
     work = files.temp_folder_beside(target)
-    telling = RENDERED.set(rendered)
+    job = Job(fmt, game, decks, work, target, dpi, bleed, url_base, workers, flatten_ppi)
+    telling = RENDERED.set(None)
     try:
-        notes = FORMATS[fmt].write(Job(fmt, game, decks, work, target, dpi, bleed, url_base, workers))
+        if rendered is not None:
+            RENDERED.set(_running_count(rendered, faces_to_draw(job)))
+        notes = FORMATS[fmt].write(job)
         count = sum(1 for p in work.rglob("*") if p.is_file())
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)
@@ -71,3 +78,14 @@ def export_game(game: GameSource, fmt: str, out: Path, dpi: float = 300, bleed: 
         RENDERED.reset(telling)
     files.replace_folder(work, target)
     return ExportResult(fmt, target, count, notes)
+
+
+def _running_count(rendered: Callable[[int, int], None], total: int) -> Callable[[int], None]:
+    """What the writers tell (faces drawn just now) as `rendered` takes it: (so far, in all)."""
+    done = 0
+
+    def told(faces: int) -> None:
+        nonlocal done
+        done += faces
+        rendered(done, total)
+    return told

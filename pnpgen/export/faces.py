@@ -158,5 +158,5 @@ def _draw_face(c: Canvas, painter: Painter, face: Face, bleed: float) -> None:
         path_.rect(0, 0, (w + 2 * bleed) * MM, (h + 2 * bleed) * MM)
     c.clipPath(path_, stroke=0, fill=0)
     c.translate(bleed * MM, bleed * MM)
-    painter._draw(face.body, h)
+    painter._draw(painter.face(face.body, face.size), h)
     c.restoreState()

@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..pdf.colour import FLATTEN_PPI
+
 INCH = 25.4
 
 
@@ -22,6 +24,7 @@ class Job:
     bleed: bool
     url_base: str | None  # checked already (ends in '/'), or None
     workers: int | None
+    flatten_ppi: float = FLATTEN_PPI   # a PDF/X file's see-through faces are flattened at this resolution
 
 
 def px(mm: float, dpi: float) -> int:

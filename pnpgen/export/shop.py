@@ -1,32 +1,36 @@
 """Print-shop uploads, one format per shop of presets/shops.yaml: The Game Crafter and
 MakePlayingCards take <deck>/fronts/<code>.png, back.png (a common back) and backs/<code>.png
 (cards' own backs) at the shop's exact pixel size; DriveThruCards takes one PDF/X-1a file per
-deck, a card face a page with its bleed, each card's front followed by its back. Each deck gets
-cards.csv; a deck no product fits is left out."""
+deck, a card face a page with its bleed, each card's front followed by its back (a face that
+draws anything see-through flattened to one image: pdf/flatten.py). Each deck gets cards.csv;
+a deck no product fits is left out."""
 
 from __future__ import annotations
 
 from .. import presets
+from ..build import Options, plan_game
 from ..errors import InputError
 from ..game.loader import GameSource
 from ..pdf.colour import PressColours
+from ..pdf.flatten import face_notes
 from ..pdf.pdfx import VERSION, make_pdfx
 from .cards_csv import write_cards_csv
 from .faces import DeckFaces, Face, write_pages
 from .job import INCH, Job
-from .raster import render_faces
+from .raster import RENDERED, render_faces
 
 
-def write_shop(job: Job) -> list[str]:
-    """Every card deck as the shop's upload files into job.work; returns the notes."""
+def write_shop(job: Job) -> list:
+    """Every card deck as the shop's upload files into job.work; returns the notes (and, for a
+    PDF/X file, a located Notice per template flattened)."""
     shop = presets.shops()[job.format]
-    notes = []
+    notes, exported = [], set()
     for deck in job.decks:
         if deck.pack:
             notes.append(f"{deck.id}: tokens, not cards: not exported for {shop['name']}")
             continue
         try:
-            product, trim = _product(shop, deck, job.game)
+            product, trim = fits(shop, deck, job.game)
         except InputError as exc:     # e.g. a player-aid sheet among the cards: the others still go
             notes.append("warning: " + str(exc.problems[0]) + " (deck not exported)")
             continue
@@ -37,6 +41,9 @@ def write_shop(job: Job) -> list[str]:
         size = tuple(round(t / INCH * shop["dpi"] + 2 * shop["bleed_px"]) for t in trim)
         write = _pdf if shop["format"] == "pdf" else _images
         notes.append(f"{deck.id}: {product}, " + write(job, shop, deck, size, bleed_mm))
+        exported.add(deck.id)
+    if shop["format"] == "pdf" and exported:
+        notes += face_notes(plan_game(job.game, Options()), job.flatten_ppi, exported)
     return notes
 
 
@@ -57,22 +64,23 @@ def _pdf(job: Job, shop: dict, deck: DeckFaces, size: tuple[int, int], bleed_mm:
     profile, TrimBox at the cut, BleedBox at the page edge), a card face a page with its
     bleed, and every card of the deck as its front followed by its back (its own back, else
     the deck's common back, else a blank page), each copy in turn, as the deck is printed from
-    the file page by page; cards.csv for reference."""
+    the file page by page; cards.csv for reference. A see-through face is flattened (pdf/flatten.py)."""
     faces: list[Face | None] = []
     for front in deck.fronts:
         faces += [front, deck.back_of(front)] * front.count
     folder = job.work / deck.id
     folder.mkdir(parents=True, exist_ok=True)
-    press = PressColours()
+    press = PressColours(flatten_ppi=job.flatten_ppi)
     path = folder / f"{deck.id}.pdf"
     write_pages(path, faces, deck, bleed_mm, f"{job.game.game.title} - {deck.name}", press)
+    (RENDERED.get() or (lambda pages: None))(len(faces))
     make_pdfx(path, press)
     write_cards_csv(folder / "cards.csv", deck, {})
     return (f"{VERSION}, {len(faces)} pages of {size[0] / shop['dpi']:g} x {size[1] / shop['dpi']:g} in: "
             f"{len(faces) // 2} cards, each front then back")
 
 
-def _product(shop: dict, deck: DeckFaces, game: GameSource) -> tuple[str, tuple[float, float]]:
+def fits(shop: dict, deck: DeckFaces, game: GameSource) -> tuple[str, tuple[float, float]]:
     # raises InputError naming the shop's sizes when it has none like the deck's
     """The shop's card product whose trim matches the deck's (either way round), trim in mm."""
     w, h = deck.fronts[0].size

@@ -17,6 +17,7 @@ from ..layout import svg
 from ..layout.layouter import ICON
 from ..layout.fingerprint import Fingerprints
 from .colour import PressColours
+from .flatten import Flattener
 from .replay import Entry, PageRecorder, compress_last_page, draw_image, end_form, end_transparency_group
 
 @dataclass
@@ -66,18 +67,27 @@ class Painter:
         """Whether the page being drawn placed a translucent group of its own (outside the
         shared forms): its form is defined with the page, so a later PDF cannot replay the page."""
         self._prints: Fingerprints | None = None
+        self.flattener = None if press is None else Flattener(   # PDF/X: see-through faces flattened
+            c, press, lambda rgb: Painter(rgb, forms, bleed, images), forms, self.images, bleed)
 
-    def define_forms(self, names):
-        """Draw each shared group once as a form XObject (before pages use it)."""
+    def face(self, body, size: tuple[float, float]):
+        """A face's drawing (`size` mm) as this canvas draws it: in PDF/X, a see-through face
+        as one flattened image (flatten.py)."""
+        return body if self.flattener is None else self.flattener.face(body, size)
+
+    def define_forms(self, names, faces=()):
+        """Draw each shared group once as a form XObject (before pages use it); those named
+        in `faces` are whole faces (a board's sides), flattened in PDF/X when see-through."""
         for name in names:
             if name in self.defined:
                 continue
             form = self.forms[name]
             (w, h), b = form.size, (self.bleed if form.bleed else 0)
+            body = self.flattener.form(name, form) if self.flattener is not None and name in faces else form.body
             self.c.beginForm(name, -b * MM, -b * MM, (w + b) * MM, (h + b) * MM)
             self.defining += 1
             try:
-                self._draw(form.body, h)
+                self._draw(body, h)
             finally:
                 self.defining -= 1
             end_form(self.c, name)
@@ -113,7 +123,8 @@ class Painter:
     def _faded(self, opacity: float, draw, *args):
         """Call draw(*args) with fill and stroke at `opacity` (images and forms drawn in
         opaque colours take it up), then back to opaque. For a press (PDF/X-1a, which has
-        no transparency) it is drawn solid, as its colours are."""
+        no transparency) it is drawn opaque: a face with anything see-through never gets here
+        in PDF/X, as flatten.py draws it in RGB and places the picture."""
         c = self.c
         if self.press is not None:
             draw(*args)
@@ -233,7 +244,7 @@ class Painter:
                 renderPDF.draw(picture, c, 0, 0, showBoundary=False)
             finally:
                 rl_config.useA85 = binary
-            c.endForm()
+            end_form(c, name)     # (with the transparency states of an SVG drawn with opacity)
             self.defined.add(name)
         return name, picture
 
@@ -328,6 +339,8 @@ class CardCanvas(Painter):
         c.clipPath(p, stroke=0, fill=0)
         a, b, cc, d, e, f = slot.transform
         c.transform(a, b, cc, d, e * MM, f * MM)
+        if self.flattener is not None:      # PDF/X: a see-through card as one flattened image
+            body = self.face(body, (slot.trim[3] if slot.turned else slot.trim[2], card_h))
         self._draw(body, card_h)
         c.restoreState()
 

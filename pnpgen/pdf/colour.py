@@ -6,7 +6,8 @@ kept. An exact grey, text and crop marks included, is printed with black ink alo
 as the grey asks: a four-ink black would blur small type wherever the plates are a hair out
 of register. Images are converted whole; the see-through pixels of an image with
 transparency are keyed out (a colour-key mask: PDF/X-1a forbids soft masks but allows this)
-with a CMYK value the profile never makes, 400 % ink where its limit is 300 %. The profile
+with a CMYK value the profile never makes, 400 % ink where its limit is 300 % (an image with
+soft edges is flattened with its face instead: flatten.py). The profile
 shipped is GRACoL 2006 coated (CGATS TR 006): see pnpgen/icc/LICENSE-GRACoL-TR006.txt."""
 
 from __future__ import annotations
@@ -33,13 +34,16 @@ KEY_MASK = [v for v in KEY for _ in range(2)]
 """The colour-key mask for an image with keyed-out pixels: each component's range, KEY only."""
 HALF = 128
 """A pixel at least this opaque is printed; a more transparent one is keyed out."""
+FLATTEN_PPI = 600
+"""The resolution a see-through face is flattened at (flatten.py): fine enough for small type."""
 
 
 class PressColours:
     """sRGB to the press's CMYK, for one build or export: the canvas's colour hook (call it
     with any reportlab colour) and the images, each converted once."""
 
-    def __init__(self, profile: Path = PROFILE):
+    def __init__(self, profile: Path = PROFILE, flatten_ppi: float = FLATTEN_PPI):
+        self.flatten_ppi = flatten_ppi      # see-through faces are flattened at this resolution
         self.icc = profile.read_bytes()
         press = ImageCms.ImageCmsProfile(io.BytesIO(self.icc))
         self.description = ImageCms.getProfileDescription(press).strip()
@@ -123,10 +127,10 @@ class PressColours:
 
 
 @lru_cache(maxsize=1)
-def shared() -> PressColours:
+def shared(flatten_ppi: float = FLATTEN_PPI) -> PressColours:
     """The process's PressColours for the shipped profile: each colour and image converted once
     for every PDF of a build."""
-    return PressColours()
+    return PressColours(flatten_ppi=flatten_ppi)
 
 
 def _eight_bit(im: Image.Image) -> Image.Image:
