@@ -1,6 +1,7 @@
 """Start-up: `pnpgen build` of a plain deck imports only what every build needs. The heavy
 readers (numpy and colorspacious for the print checks, svglib and lxml for SVG files,
-shapely for polygon packing) come in with the first file or check that uses them."""
+shapely for polygon packing, pypdf for PDF/X and booklets, pdfium for flattening) come in
+with the first file or check that uses them."""
 
 import json
 import subprocess
@@ -10,7 +11,7 @@ import pytest
 
 from tests.minigame import make_game
 
-LAZY = ["numpy", "colorspacious", "svglib", "lxml", "shapely", "reportlab.graphics.renderPDF",
+LAZY = ["pypdf", "pypdfium2", "numpy", "colorspacious", "svglib", "lxml", "shapely", "reportlab.graphics.renderPDF",
         "python_calamine", "openpyxl", "markdown_it"]
 
 

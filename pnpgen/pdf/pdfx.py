@@ -15,9 +15,6 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from pypdf import PdfReader, PdfWriter
-from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, NameObject, NumberObject, \
-    TextStringObject
 from reportlab.pdfgen.canvas import Canvas
 
 from .. import files
@@ -41,7 +38,10 @@ def _points(box: tuple[float, float, float, float]) -> tuple[float, ...]:
 
 def make_pdfx(path: Path | str, press: PressColours) -> None:
     """Turn the PDF at `path`, drawn by a CMYK canvas, into PDF/X-1a:2003 in place (written
-    beside it and renamed over it)."""
+    beside it and renamed over it). (pypdf is imported here, not with the module: most builds
+    write no PDF/X, and it would add a tenth to every start-up.)"""
+    from pypdf import PdfReader, PdfWriter
+    from pypdf.generic import ArrayObject, NameObject
     reader = PdfReader(str(path))
     writer = PdfWriter(clone_from=reader)
     writer.pdf_header = reader.pdf_header        # reportlab's PDF 1.4, which PDF/X-1a:2003 is based on
@@ -59,6 +59,7 @@ def make_pdfx(path: Path | str, press: PressColours) -> None:
 
 def _output_intent(writer: PdfWriter, press: PressColours) -> DictionaryObject:
     """The PDF/X output intent: the printing condition, and the press profile itself."""
+    from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject, NumberObject, TextStringObject
     profile = DecodedStreamObject()
     profile.set_data(press.icc)
     profile = profile.flate_encode()
