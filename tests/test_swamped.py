@@ -26,7 +26,7 @@ OUTWARD = {"n": 180, "ne": 135, "e": 90, "se": 45, "s": 0, "sw": 315, "w": 270, 
 
 
 def _result(built, deck):
-    return next(r for r in built["swamped"] if r.deck == deck)
+    return next(r for r in built["swamped"] if r.id == deck)
 
 
 def _cards(project, deck_id):
@@ -213,6 +213,6 @@ def test_the_kit_passes_every_print_check(project):
 def test_square_cards_come_six_to_a_letter_sheet(built):
     """Six 88.9 mm cards a Letter sheet: the rulebook's 42 cards would fill 7 sheets; the
     expansions get a sheet of their own so the base kit can be printed alone, hence 8."""
-    sheets = {r.deck: (r.cards, r.per_sheet, r.sheets) for r in built["swamped"]}
+    sheets = {r.id: (r.cards, r.per_sheet, r.sheets) for r in built["swamped"] if r.kind == "deck"}
     assert sheets["deck"] == (24, 6, 4)
     assert sheets["components"] == (13, 6, 3) and sheets["expansions"] == (5, 6, 1)

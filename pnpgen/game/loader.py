@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import os
 from array import array
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import ClassVar
 
 from ..sources import spreadsheet, validation, yamlsrc
 from ..sources.confine import Refused, inside, near_miss
@@ -87,6 +88,22 @@ class DeckSource:
     sheet_path: Path | None = None   # the card sheet its cards were read from (links followed)
     sheet_shown: str | None = None   # that card sheet, as messages show it
 
+    kind: ClassVar[str] = "deck"
+
+    @property
+    def name(self) -> str:
+        return self.deck.name
+
+    @property
+    def safe(self) -> float | None:
+        """The deck's own safe-zone inset, mm (None: the game's)."""
+        return self.deck.safe
+
+    @property
+    def field_names(self) -> Collection[str]:
+        """The fields its templates may use beside the built-in names."""
+        return self.deck.fields
+
     @property
     def cards_path(self) -> Path:
         """The file its cards are written in, as messages show it: a card's `line` is a line of
@@ -106,12 +123,34 @@ class TemplateSource:
 
 @dataclass
 class BoardSource:
-    """A board file as loaded: its id, parsed document and model."""
+    """A board file as loaded: its id, parsed document and model. Its one face is drawn from
+    its own fields (plus a generated map's), laid out like a card's."""
 
     id: str
     path: Path
     doc: yamlsrc.Doc
     board: Board
+    kind: ClassVar[str] = "board"
+    safe: ClassVar[None] = None     # (a board has no safe zone of its own: the game's)
+
+    @property
+    def name(self) -> str:
+        return self.board.name
+
+    @property
+    def size(self) -> tuple[float, float]:
+        return self.board.size
+
+    @property
+    def field_names(self) -> Collection[str]:
+        """Its `fields`, and the names a generated map adds (the map's field, seed, players)."""
+        gen = self.board.hexmap
+        return {**self.board.fields, **(dict.fromkeys((gen.field, "seed", "players")) if gen else {})}
+
+    @property
+    def cards_path(self) -> Path:
+        """The file its face's fields are written in: the board file."""
+        return self.doc.path
 
 
 @dataclass
