@@ -10,4 +10,5 @@ from .results import BoardResult, DeckResult, Result, RulebookResult
 from .rulebooks import check_rulebook
 
 __all__ = ["COMMON_BACK_FORM", "BoardPlan", "BoardResult", "DeckPlan", "DeckResult", "GamePlan", "Options", "Project",
-           "Result", "RulebookResult", "build_game", "build_loaded", "build_planned", "check_rulebook", "game_name", "games", "load", "plan_game", "with_game_layout"]
+           "Result", "RulebookResult", "build_game", "build_loaded", "build_planned", "check_rulebook", "game_name",
+           "games", "load", "plan_game", "with_game_layout"]
