@@ -30,7 +30,8 @@ ICON = "icon:"
 
 
 VARIABLES = (
-    ("<field>", "any", "Each field the deck declares, with the card's value or the field's default."),
+    ("<field>", "any", "Each field the deck declares, with the card's value or the field's default; in a "
+     "board's template, each of the board's `fields` (and a generated map's field, `seed` and `players`)."),
     ("card.code", "text", "The card's code, e.g. SWM-017 (empty on a common back)."),
     ("card.copy", "whole number", "Which copy of the card this is, from 1."),
     ("card.count", "whole number", "How many copies of the card are printed."),
@@ -39,8 +40,8 @@ VARIABLES = (
     ("card.height", "number", "The trim height, mm (of the card, token or board)."),
     ("card.bleed", "number", "The game's bleed, mm."),
     ("card.safe", "number", "The safe-zone inset, mm: the deck's `safe`, or the game's."),
-    ("deck.name", "text", "The deck's name."),
-    ("deck.id", "text", "The deck's file name without .yaml."),
+    ("deck.name", "text", "The deck's name (in a board's template, the board's)."),
+    ("deck.id", "text", "The deck's file name without .yaml (in a board's template, the board's)."),
     ("game.title", "text", "The game's title."),
     ("game.code", "text", "The game's card-code prefix."),
     ("colors", "map of text", "The game's named colours, e.g. colors.ink or colors[type|lower]."),
