@@ -47,7 +47,7 @@ def _island_sides(project):
     game = load(project, "bad-maps")
     (board,) = game.boards
     for side in ("front", "back"):
-        card = board_card(game, board)
+        card = board_card(board)
         layouter = Layouter(game, board)
         body = [inner for op in layouter.layout(card, getattr(card, side))
                 for inner in (layouter.forms[op.name].body if isinstance(op, ops.Form) else [op])]

@@ -162,7 +162,7 @@ def _hex_ops(project, seed=None):
     from pnpgen.layout.layouter import Layouter
     game = load(project, "swarm")
     (board,) = game.boards
-    card = board_card(game, board, seed)
+    card = board_card(board, seed)
     layouter = Layouter(game, board)
     body = [inner for op in layouter.layout(card, card.front)
             for inner in (layouter.forms[op.name].body if isinstance(op, ops.Form) else [op])]
@@ -298,7 +298,7 @@ def test_every_playmat_zone_holds_a_card(project):
     from pnpgen.layout.layouter import Layouter
     game = load(project, "swamp-monsters")
     (board,) = game.boards
-    card = board_card(game, board)
+    card = board_card(board)
     layouter = Layouter(game, board)
     body = [inner for op in layouter.layout(card, card.front)
             for inner in (layouter.forms[op.name].body if isinstance(op, ops.Form) else [op])]

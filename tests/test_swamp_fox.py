@@ -65,7 +65,7 @@ def test_a_folded_standee_stands_inside_one_trail_space(project):
     depth, and its corners must stay inside the smallest space of the board."""
     game = load(project, "swamp-fox")
     (board,) = game.boards
-    card = board_card(game, board)
+    card = board_card(board)
     spaces = [op for op in _flat(Layouter(game, board), card, card.front) if isinstance(op, ops.Ellipse)
               and op.rx == op.ry and op.paint.fill == Layouter(game, board).res.color("paper")]
     assert len(spaces) >= 144

@@ -115,7 +115,7 @@ def _board_ops(project, side):
     from pnpgen.layout.layouter import Layouter
     game = load(project, "swarm")
     (board,) = game.boards
-    card = board_card(game, board)
+    card = board_card(board)
     layouter = Layouter(game, board)
     face = card.front if side == "a" else card.back
     body = [inner for op in layouter.layout(card, face)

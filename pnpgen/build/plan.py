@@ -105,7 +105,7 @@ def plan_game(game: GameSource, options: Options | None = None) -> GamePlan:
         _lint_deck(game, deck, layouter, cards, exprs)
         plan.decks.append(DeckPlan(deck, layouter, cards))
     for board in game.boards:
-        card = board_card(game, board, options.seed)
+        card = board_card(board, options.seed)
         layouter = Layouter(game, board, resources, exprs)
         for name in filter(None, (board.board.template, board.board.back)):
             layouter.warnings += check_template(game, board, game.templates[name], exprs.env, common=False)

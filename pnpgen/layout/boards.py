@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..errors import InputError
 from ..game.expand import PrintCard
-from ..game.loader import BoardSource, CardData, GameSource
+from ..game.loader import BoardSource, CardData
 
 
 def board_fields(board: BoardSource, seed: int | None = None) -> dict:
@@ -28,7 +28,7 @@ def board_fields(board: BoardSource, seed: int | None = None) -> dict:
     return fields
 
 
-def board_card(game: GameSource, board: BoardSource, seed: int | None = None) -> PrintCard:
+def board_card(board: BoardSource, seed: int | None = None) -> PrintCard:
     """The board's one face, drawn from its fields (`seed`: another generated map) by a layouter
     of the board itself, as a card's face is; side A is its front, side B its back."""
     b = board.board
