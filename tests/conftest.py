@@ -28,7 +28,7 @@ def bundled_games(project) -> list[str]:
 
 @pytest.fixture(scope="session")
 def built(tmp_path_factory, project, bundled_games):
-    """{game id: [DeckResult, ...]} for every bundled game, built on Letter."""
+    """{game id: [its results: DeckResult, BoardResult, RulebookResult]} for every bundled game, built on Letter."""
     out = tmp_path_factory.mktemp("out")
     result = {g: build_game(project, g, Options(out=out)) for g in bundled_games}
     assert result and all(result.values()), "a bundled game built no deck"

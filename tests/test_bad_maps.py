@@ -47,8 +47,8 @@ def _island_sides(project):
     game = load(project, "bad-maps")
     (board,) = game.boards
     for side in ("front", "back"):
-        deck, card = board_card(game, board)
-        layouter = Layouter(game, deck)
+        card = board_card(board)
+        layouter = Layouter(game, board)
         body = [inner for op in layouter.layout(card, getattr(card, side))
                 for inner in (layouter.forms[op.name].body if isinstance(op, ops.Form) else [op])]
         yield side, layouter, body

@@ -115,7 +115,7 @@ def test_a_poster_puts_the_board_whole_on_one_page_or_says_it_cannot():
 
 
 def test_the_playmat_builds_as_tiles_of_vector_art_with_embedded_fonts(built):
-    (mat,) = [r for r in built["swamp-monsters"] if r.deck == "swamp"]
+    (mat,) = [r for r in built["swamp-monsters"] if r.id == "swamp"]
     reader = PdfReader(mat.path)
     assert len(reader.pages) == 1 + 4   # the assembly page and 2 x 2 tiles
     texts = page_texts(mat.path)
@@ -136,7 +136,7 @@ def test_the_playmat_builds_as_tiles_of_vector_art_with_embedded_fonts(built):
 
 def test_poster_option_writes_the_board_on_one_page(project, tmp_path):
     results = build_game(project, "swamp-monsters", Options(out=tmp_path, poster="a2", rulebook=False))
-    (mat,) = [r for r in results if r.deck == "swamp"]
+    (mat,) = [r for r in results if r.id == "swamp"]
     reader = PdfReader(mat.path)
     assert len(reader.pages) == 1
     w, h = (float(v) / 72 * 25.4 for v in reader.pages[0].mediabox[2:])
@@ -162,8 +162,8 @@ def _hex_ops(project, seed=None):
     from pnpgen.layout.layouter import Layouter
     game = load(project, "swarm")
     (board,) = game.boards
-    deck, card = board_card(game, board, seed)
-    layouter = Layouter(game, deck)
+    card = board_card(board, seed)
+    layouter = Layouter(game, board)
     body = [inner for op in layouter.layout(card, card.front)
             for inner in (layouter.forms[op.name].body if isinstance(op, ops.Form) else [op])]
     return card.entry.fields, body
@@ -200,7 +200,7 @@ def test_a_seed_gives_the_same_board_and_another_seed_another(project):
 
 def test_the_seed_is_printed_on_the_board(project, tmp_path):
     results = build_game(project, "swarm", Options(out=tmp_path, seed=7, rulebook=False))
-    (board,) = [r for r in results if r.deck == "board"]
+    (board,) = [r for r in results if r.id == "board"]
     text = "".join(page_texts(board.path))
     assert "board from seed 7" in text
 
@@ -214,7 +214,7 @@ def test_counters_are_packed_discs_bled_and_cut_round(built, project):
 
     from pnpgen.build import load
     from pnpgen.sheets.impose import pack
-    (counters,) = [r for r in built["swarm"] if r.deck == "counters"]
+    (counters,) = [r for r in built["swarm"] if r.id == "counters"]
     assert counters.cards == 300 and counters.sheets == len(PdfReader(counters.path).pages) // 2
     game = load(project, "swarm")
     sheets = pack(PAPERS["letter"], [(16, 16)] * 300, ["round"] * 300, 3.175, 5)
@@ -298,8 +298,8 @@ def test_every_playmat_zone_holds_a_card(project):
     from pnpgen.layout.layouter import Layouter
     game = load(project, "swamp-monsters")
     (board,) = game.boards
-    deck, card = board_card(game, board)
-    layouter = Layouter(game, deck)
+    card = board_card(board)
+    layouter = Layouter(game, board)
     body = [inner for op in layouter.layout(card, card.front)
             for inner in (layouter.forms[op.name].body if isinstance(op, ops.Form) else [op])]
     labels = [op for op in body if isinstance(op, ops.Text)]
@@ -361,7 +361,7 @@ def test_a_fixed_hex_map_from_the_board_file(tmp_path):
     (folder / "boards").mkdir()
     (folder / "boards" / "fixed.yaml").write_text(FIXED_BOARD)
     results = build_game(Project(tmp_path), "mini", Options(out=tmp_path / "out"))
-    (board,) = [r for r in results if r.deck == "fixed"]
+    (board,) = [r for r in results if r.id == "fixed"]
     assert board.path.is_file() and board.pages >= 1
     (folder / "boards" / "fixed.yaml").write_text(FIXED_BOARD.replace('"1 1 1"', '"1 1 7"'))
     with pytest.raises(InputError, match=r"hexes.yaml:\d+: elements\[0\]: hexes: .*7"):

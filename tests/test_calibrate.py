@@ -247,7 +247,7 @@ def centres(path, size):
 
 
 def built(project, out, **options):
-    return {r.deck: r.path for r in build_game(project, "mini", Options(out=out, **options))}
+    return {r.id: r.path for r in build_game(project, "mini", Options(out=out, **options))}
 
 
 def assert_shifted(plain, moved, size, dx, dy):

@@ -104,7 +104,7 @@ def csv_rows(path: Path) -> list[dict]:
 def check_png(game, folder: Path, dpi: float) -> int:
     """Every file cards.csv names exists, at trim + 2 x bleed at `dpi`; returns the files checked."""
     bleed, checked = game.game.bleed, 0
-    for board in (d for d in deck_faces(game, boards=True) if d.board):    # at most 150 DPI
+    for board in (d for d in deck_faces(game, boards=True) if d.kind == "board"):    # at most 150 DPI
         for face in board.faces():
             with Image.open(folder / "boards" / f"{board.id}-{face.code}.png") as im:
                 assert im.size == tuple(round((t + 2 * bleed) / INCH * min(dpi, 150)) for t in face.size)

@@ -242,7 +242,7 @@ def test_place_is_pure_geometry_with_backs_mirrored_for_the_flip_edge():
 def test_only_decks_of_the_layouts_size_use_it(project, tmp_path):
     """Swarm on the poker preset: its two poker decks go 9 to an A4 sheet; the player aids
     keep the automatic imposition, with a note; packed tokens are unaffected and say nothing."""
-    results = {r.deck: r for r in build_game(project, "swarm", Options(
+    results = {r.id: r for r in build_game(project, "swarm", Options(
         out=tmp_path, layout=custom_layout.load("poker-9up-a4"), rulebook=False))}
     for deck in ("common", "optional"):
         assert results[deck].per_sheet == 9

@@ -178,7 +178,7 @@ def test_a_board_keeps_its_translucent_parts_on_every_tile(tmp_path):
         "size: [300, 200]\ncode: false\nelements:\n  - rect: {w: 300, h: 200, fill: '#2244cc', bleed: true}\n"
         "  - rect: {x: 0, y: 0, w: 300, h: 200, fill: white, opacity: 0.5}\n")
     results = build_game(Project(tmp_path), "mini", Options(out=tmp_path / "out"))
-    (board,) = [r for r in results if r.deck == "map"]
+    (board,) = [r for r in results if r.id == "map"]
     assert 0.5 in alphas(board.path)["/ca"]
     document = pdfium.PdfDocument(str(board.path))
     want = tuple(round(v) for v in blend(WHITE, BLUE, 0.5))

@@ -35,7 +35,7 @@ def build_players(tmp_path, game: str = GAME):
     folder = make_game(tmp_path, game, HANDS, {"face": FACE}, deck_id="hands")
     (folder / "decks" / "mats.yaml").write_text(MATS)
     (folder / "rulebook.md").write_text(RULES)
-    return {r.deck: r for r in build_game(Project(tmp_path), "mini", Options(out=tmp_path / "out"))}
+    return {r.id: r for r in build_game(Project(tmp_path), "mini", Options(out=tmp_path / "out"))}
 
 
 def listed_pages(text: str, file: str, n: int) -> list[int] | None:
@@ -123,7 +123,7 @@ def test_without_players_the_section_gives_one_copy_only(tmp_path):
 
 
 def test_swarm_aids_for_fewer_players_leave_out_the_others_trackers(built, project):
-    results = {r.deck: r for r in built["swarm"]}
+    results = {r.id: r for r in built["swarm"]}
     text = section_of(results["rulebook"].path)
     pages = [" ".join(t.split()) for t in page_texts(results["aids"].path)]
     for n in range(2, 6):
@@ -135,7 +135,7 @@ def test_swarm_aids_for_fewer_players_leave_out_the_others_trackers(built, proje
 
 
 def test_swamp_monsters_counts_a_deck_aids_and_playmat_for_each_player(built):
-    results = {r.deck: r for r in built["swamp-monsters"]}
+    results = {r.id: r for r in built["swamp-monsters"]}
     text = section_of(results["rulebook"].path)
     own = sheets_of(results["main"]) + sheets_of(results["aids"])
     shared = sheets_of(results["champions"]) + sheets_of(results["markers"])
@@ -180,7 +180,7 @@ def figure_labels(path) -> dict:
 
 
 def test_the_tiled_board_figure_names_the_pages_the_board_prints_and_the_order_to_tape_them(built):
-    results = {r.deck: r for r in built["swamp-fox"]}
+    results = {r.id: r for r in built["swamp-fox"]}
     printed = [found.groups() for text in page_texts(results["board"].path)
                for found in [re.search(r"page ([A-Z]+)(\d+) \(column", text)] if found]
     labels = figure_labels(results["rulebook"].path)
@@ -199,7 +199,7 @@ def test_the_tiled_board_figure_names_the_pages_the_board_prints_and_the_order_t
 
 
 def test_a_standee_deck_gets_a_folding_figure_at_its_own_folds(built):
-    results = {r.deck: r for r in built["swamp-fox"]}
+    results = {r.id: r for r in built["swamp-fox"]}
     import pypdfium2 as pdfium
     pdf = pdfium.PdfDocument(str(results["rulebook"].path))
     try:
@@ -214,15 +214,15 @@ def test_a_standee_deck_gets_a_folding_figure_at_its_own_folds(built):
     top, middle, bottom = sorted(ys, reverse=True)       # the standee's folds at 4.5, 49.5 and 94.5 mm
     assert (top - middle) / (top - bottom) == pytest.approx((49.5 - 4.5) / (94.5 - 4.5), abs=0.02)
     assert all("Folding the standees" not in t for t in page_texts(
-        [r for r in built["swarm"] if r.deck == "rulebook"][0].path))
+        [r for r in built["swarm"] if r.id == "rulebook"][0].path))
 
 
 def test_the_spinner_is_shown_mounted_on_a_pencil_with_a_paper_clip(built):
-    results = {r.deck: r for r in built["swamp-fox"]}
+    results = {r.id: r for r in built["swamp-fox"]}
     pages = [" ".join(t.split()) for t in page_texts(results["rulebook"].path)]
     (at,) = [i for i, t in enumerate(pages) if "flick the clip, and its far end points to the spin" in t]
     shown = pages[at][max(0, pages[at].index("The spinner of tokens.pdf") - 400):]
     assert shown.count("HIT") >= 6 and shown.count("MISS") >= 6          # the dial's own art, drawn by its template
     assert any("Mounting the spinner" in t and "paper clip" in t for t in pages[at - 1:at + 1])
     assert all("Mounting the spinner" not in t for t in page_texts(
-        [r for r in built["swarm"] if r.deck == "rulebook"][0].path))
+        [r for r in built["swarm"] if r.id == "rulebook"][0].path))

@@ -87,7 +87,7 @@ def mini(tmp_path, rules: str = RULES):
 
 def build(tmp_path, **kw):
     results = build_game(Project(tmp_path), "mini", Options(out=tmp_path / "out", **kw))
-    return {r.deck: r for r in results}
+    return {r.id: r for r in results}
 
 
 def page_texts(path) -> list[str]:
@@ -373,7 +373,7 @@ assert BUNDLED, "no bundled game has a rulebook.md: the test below would pass on
 def test_each_bundled_rulebook_lists_the_components_the_kit_prints(built, project, game):
     from pnpgen.build import load
 
-    result = next(r for r in built[game] if r.deck == "rulebook")
+    result = next(r for r in built[game] if r.id == "rulebook")
     texts = page_texts(result.path)
     assert len(texts) >= 4 and "Contents" in texts[1]
     text = " ".join(" ".join(texts).split())

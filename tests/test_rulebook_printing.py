@@ -38,25 +38,25 @@ def sheets_of(result) -> int:
 
 def test_every_bundled_rulebook_tells_the_sheets_its_files_print_on(built, project):
     for game, results in built.items():
-        rulebook = [r for r in results if r.deck == "rulebook"]
+        rulebook = [r for r in results if r.id == "rulebook"]
         if not (project.cards / game / "rulebook.md").is_file():
             continue
         text = section_of(rulebook[0].path)
-        parts = [r for r in results if r.deck != "rulebook"]
+        parts = [r for r in results if r.id != "rulebook"]
         boards = {p.stem for p in (project.cards / game / "boards").glob("*.yaml")}
-        cards = sum(sheets_of(r) for r in parts if r.deck not in boards and r.sheets)   # (a deck all on shared sheets: none of its own)
+        cards = sum(sheets_of(r) for r in parts if r.id not in boards and r.sheets)   # (a deck all on shared sheets: none of its own)
         assert f"For one copy of the game you need {cards} sheet{'s' if cards != 1 else ''} of card stock" in text, game
         for r in parts:
             assert f" {r.path.name} " in f" {text} ", (game, r.path.name)
         if boards:
-            paper = sum(len(PdfReader(r.path).pages) for r in parts if r.deck in boards)
+            paper = sum(len(PdfReader(r.path).pages) for r in parts if r.id in boards)
             assert f"and {paper} sheets of paper for the boards" in text, game
             assert "Putting the boards together" in text
         assert "Print at actual size (100 %)" in text and "US Letter" in text
 
 
 def test_list_shows_the_same_sheets_as_the_build_wrote(built, project, tmp_path):
-    results = {r.deck: r for r in built["swarm"]}
+    results = {r.id: r for r in built["swarm"]}
     listed = json.loads(pnpgen("list", "swarm", "--json", cwd=project.root).stdout)[0]
     for part in listed["decks"] + listed["boards"]:
         r = results[part["id"]]
@@ -73,7 +73,7 @@ def test_list_shows_the_same_sheets_as_the_build_wrote(built, project, tmp_path)
 def build_mini(tmp_path, game: str = GAME, deck: str = DECK):
     folder = make_game(tmp_path, game, deck, {"face": FACE, "back": BACK})
     (folder / "rulebook.md").write_text(RULES)
-    return {r.deck: r for r in build_game(Project(tmp_path), "mini", Options(out=tmp_path / "out"))}
+    return {r.id: r for r in build_game(Project(tmp_path), "mini", Options(out=tmp_path / "out"))}
 
 
 def test_a_double_sided_deck_names_its_flip_edge_and_a_one_sided_one_says_so(tmp_path):
@@ -95,5 +95,5 @@ def test_the_section_follows_the_paper_the_build_uses(tmp_path):
     folder = make_game(tmp_path, GAME, DECK, {"face": FACE, "back": BACK})
     (folder / "rulebook.md").write_text(RULES)
     results = build_game(Project(tmp_path), "mini", Options(out=tmp_path / "out", paper="a4"))
-    (rulebook,) = [r for r in results if r.deck == "rulebook"]
+    (rulebook,) = [r for r in results if r.id == "rulebook"]
     assert "laid out for A4 (210 × 297 mm) paper" in section_of(rulebook.path)

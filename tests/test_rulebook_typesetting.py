@@ -48,7 +48,7 @@ def mini(tmp_path, rules: str, templates: dict | None = None):
 
 def build(tmp_path, **kw):
     results = build_game(Project(tmp_path), "mini", Options(out=tmp_path / "out", **kw))
-    return next(r for r in results if r.deck == "rulebook")
+    return next(r for r in results if r.id == "rulebook")
 
 
 def flat(text: str) -> str:
@@ -61,7 +61,7 @@ def pypdf_text(path) -> str:
 
 
 def rulebook_of(built, game):
-    return next(r for r in built[game] if r.deck == "rulebook").path
+    return next(r for r in built[game] if r.id == "rulebook").path
 
 
 # --- the space before styled text ---------------------------------------------------------

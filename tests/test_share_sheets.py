@@ -170,7 +170,7 @@ def test_a_shared_build_is_deterministic_and_left_in_place_when_unchanged(shared
     assert (tmp_path / "a" / "share" / SHARED).stat().st_mtime_ns == before
     # and once more onto a warm build cache: its pages copied from the cache, not drawn
     (tmp_path / "a" / "share" / SHARED).unlink()
-    results = {r.deck: r for r in build_game(Project(root), "share", Options(out=tmp_path / "a"))}
+    results = {r.id: r for r in build_game(Project(root), "share", Options(out=tmp_path / "a"))}
     assert (results["shared-63.5x88.9"].kept, results["shared-63.5x88.9"].drawn) == (2, 0)
     assert (tmp_path / "a" / "share" / SHARED).read_bytes() == (root / "out" / "share" / SHARED).read_bytes()
 

@@ -21,7 +21,7 @@ TOL = 0.05 * MM  # 0.05 mm, in points
 
 
 def deck_result(built, game, deck):
-    return next(r for r in built[game] if r.deck == deck)
+    return next(r for r in built[game] if r.id == deck)
 
 
 def sheet_for(project, game_id, deck_id, paper="letter"):
@@ -67,7 +67,7 @@ def test_crop_marks_lie_on_every_trim_line_outside_the_art(built, project):
 
 @pytest.mark.parametrize("flip", ["long", "short"])
 def test_each_back_lands_behind_its_own_front(project, tmp_path, flip):
-    result = next(r for r in build_game(project, "swarm", Options(out=tmp_path, flip=flip, rulebook=False)) if r.deck == "common")
+    result = next(r for r in build_game(project, "swarm", Options(out=tmp_path, flip=flip, rulebook=False)) if r.id == "common")
     reader = PdfReader(result.path)
     W, H = (float(v) for v in reader.pages[0].mediabox[2:])
     sheet, deck = sheet_for(project, "swarm", "common")

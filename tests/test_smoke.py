@@ -2,7 +2,7 @@ from pypdf import PdfReader
 
 
 def test_swarm_decks_hold_every_card(built):
-    results = {r.deck: r for r in built["swarm"]}
+    results = {r.id: r for r in built["swarm"]}
     assert results["common"].cards == 73
     assert results["optional"].cards == 16
     for r in (results["common"], results["optional"]):
@@ -15,7 +15,7 @@ def test_credits_reach_the_pdf_and_list(built, project):
     import json
     import subprocess
     import sys
-    main = next(r for r in built["swamp-monsters"] if r.deck == "main")
+    main = next(r for r in built["swamp-monsters"] if r.id == "main")
     assert "reconstructed" in PdfReader(main.path).metadata.subject
     out = subprocess.run([sys.executable, "-m", "pnpgen", "--root", str(project.root), "list", "--json"],
                          capture_output=True, text=True, check=True).stdout

@@ -26,7 +26,7 @@ LETTERS = {"piece1": "R", "piece2": "B", "piece3": "G", "piece4": "Y"}
 
 
 def _result(built, deck):
-    return next(r for r in built["swamp-fox"] if r.deck == deck)
+    return next(r for r in built["swamp-fox"] if r.id == deck)
 
 
 def _flat(layouter, card, face):
@@ -65,9 +65,9 @@ def test_a_folded_standee_stands_inside_one_trail_space(project):
     depth, and its corners must stay inside the smallest space of the board."""
     game = load(project, "swamp-fox")
     (board,) = game.boards
-    deck, card = board_card(game, board)
-    spaces = [op for op in _flat(Layouter(game, deck), card, card.front) if isinstance(op, ops.Ellipse)
-              and op.rx == op.ry and op.paint.fill == Layouter(game, deck).res.color("paper")]
+    card = board_card(board)
+    spaces = [op for op in _flat(Layouter(game, board), card, card.front) if isinstance(op, ops.Ellipse)
+              and op.rx == op.ry and op.paint.fill == Layouter(game, board).res.color("paper")]
     assert len(spaces) >= 144
     smallest = min(2 * op.rx for op in spaces)
     assert smallest == pytest.approx(18)

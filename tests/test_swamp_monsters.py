@@ -10,7 +10,7 @@ from .pdfread import page_texts
 
 
 def _text(built, deck):
-    path = next(r for r in built["swamp-monsters"] if r.deck == deck).path
+    path = next(r for r in built["swamp-monsters"] if r.id == deck).path
     return " ".join(" ".join(page_texts(path)).split())
 
 

@@ -26,7 +26,7 @@ OUTWARD = {"n": 180, "ne": 135, "e": 90, "se": 45, "s": 0, "sw": 315, "w": 270, 
 
 
 def _result(built, deck):
-    return next(r for r in built["swamped"] if r.deck == deck)
+    return next(r for r in built["swamped"] if r.id == deck)
 
 
 def _places(built, deck_id):
@@ -232,7 +232,7 @@ def test_the_kit_passes_every_print_check(project):
 def test_square_cards_come_six_to_a_letter_sheet(built):
     """Six 88.9 mm cards a Letter sheet: the rulebook's 42 cards fill 7 sheets, the Pilot
     card (the Components' 13th) and the 5 expansion cards sharing the seventh."""
-    sheets = {r.deck: (r.cards, r.per_sheet, r.sheets) for r in built["swamped"]}
+    sheets = {r.id: (r.cards, r.per_sheet, r.sheets) for r in built["swamped"] if r.kind == "deck"}
     assert sheets["deck"] == (24, 6, 4)
     assert sheets["components"] == (12, 6, 2) and sheets["expansions"] == (5, 0, 0)
     assert sheets["shared-88.9x88.9"] == (6, 6, 1)

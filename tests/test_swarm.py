@@ -26,7 +26,7 @@ SYMBOLS = ["triangle", "square", "circle", "diamond", "star", "sparkle"]
 
 
 def _result(built, deck):
-    return next(r for r in built["swarm"] if r.deck == deck)
+    return next(r for r in built["swarm"] if r.id == deck)
 
 
 def test_the_kit_passes_every_print_check(project):
@@ -115,8 +115,8 @@ def _board_ops(project, side):
     from pnpgen.layout.layouter import Layouter
     game = load(project, "swarm")
     (board,) = game.boards
-    deck, card = board_card(game, board)
-    layouter = Layouter(game, deck)
+    card = board_card(board)
+    layouter = Layouter(game, board)
     face = card.front if side == "a" else card.back
     body = [inner for op in layouter.layout(card, face)
             for inner in (layouter.forms[op.name].body if isinstance(op, ops.Form) else [op])]

@@ -330,8 +330,8 @@ def _board_ops(root):
     from pnpgen.layout.layouter import Layouter
     game = load(Project(root), "swamp-fox")
     (src,) = game.boards
-    deck, card = board_card(game, src)
-    layouter = Layouter(game, deck)
+    card = board_card(src)
+    layouter = Layouter(game, src)
     body = [inner for op in layouter.layout(card, card.front)
             for inner in (layouter.forms[op.name].body if isinstance(op, ops.Form) else [op])]
     return layouter, body

@@ -15,7 +15,7 @@ from ..sheets.tile import poster
 from .manifest import Manifest
 from .options import Options
 from .plan import BoardPlan
-from .results import DeckResult
+from .results import BoardResult
 
 
 def board_forms(board: BoardPlan, icons: dict) -> tuple[dict[str, FormDef], list[tuple[str, str]]]:
@@ -31,7 +31,7 @@ def board_forms(board: BoardPlan, icons: dict) -> tuple[dict[str, FormDef], list
 
 
 def build_board(game: GameSource, board: BoardPlan, icons: dict, outdir: Path, options: Options,
-                manifest: Manifest | None = None) -> tuple[DeckResult, str]:
+                manifest: Manifest | None = None) -> tuple[BoardResult, str]:
     """Draw a board (each side once, as a form) onto tiles or a poster page, into a temporary
     file; returns the result and that file, for the caller to rename into place."""
     g, b = game.game, board.source.board
@@ -58,7 +58,7 @@ def build_board(game: GameSource, board: BoardPlan, icons: dict, outdir: Path, o
         if manifest is not None:
             manifest.board(board.source, forms, sides, layout, placed)
         staged.written = []
-    return DeckResult(board.id, target, 0, len(layout.tiles), pages, 0, list(board.layouter.warnings)), tmp
+    return BoardResult(board.id, target, len(layout.tiles), pages, list(board.layouter.warnings)), tmp
 
 
 def board_layout(game: GameSource, board: BoardPlan, options: Options, bodies: list | None = None):

@@ -19,24 +19,30 @@ from .manifest import Manifest
 from .options import Options
 from .plan import DeckPlan, GamePlan, plan_game, refuse_if_strict, with_game_layout
 from .project import Project, load
-from .results import DeckResult
+from .results import DeckResult, Result
 from .rulebooks import build_rulebook
 from .shared import build_shared, remove_stale, shared_only
 from .sharing import Sharing, share_game
 
 
-def build_game(project: Project, game_id: str, options: Options) -> list[DeckResult]:
+def build_game(project: Project, game_id: str, options: Options) -> list[Result]:
     """Build every deck of one game. Raises InputError before writing if the input is bad."""
     return build_loaded(load(project, game_id), options)
 
 
-def build_loaded(game: GameSource, options: Options) -> list[DeckResult]:
+def build_loaded(game: GameSource, options: Options) -> list[Result]:
     """Build every deck, board and the rulebook of an already loaded game."""
     options = with_game_layout(game, options)
-    plan = plan_game(game, options)
+    return build_planned(plan_game(game, options), options)
+
+
+def build_planned(plan: GamePlan, options: Options) -> list[Result]:
+    """Build every deck, board and the rulebook of a planned game (plan_game with `options`:
+    a caller that looks at the plan first, as `build --strict` does, plans once)."""
+    game, options = plan.game, with_game_layout(plan.game, options)
     outdir = options.out / game.id
     files.remove_leftovers(outdir)     # (files a killed build was writing)
-    results: list[DeckResult] = []
+    results: list[Result] = []
     cache = PageCache(options.out / ".cache" / "pages.sqlite" if options.cache else None, options.progress)
     book = Manifest(game) if options.manifest else None
     with image_store(options) as folder:

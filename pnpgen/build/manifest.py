@@ -69,10 +69,9 @@ def _mm(v: float) -> float:
 class DeckRecord:
     """One deck's part of the manifest, filled in while the build lays its sheets out."""
 
-    def __init__(self, deck, prints: Fingerprints | None, board: bool = False):
-        self.deck = deck
+    def __init__(self, deck, prints: Fingerprints | None):
+        self.deck = deck                        # a deck's or a board's source (its `kind` says which)
         self.prints = prints
-        self.board = board
         self.files: list[str] = []
         self.slots: dict[tuple, int] = {}
         self._slots: dict = {}                  # Slot -> its key in `slots`
@@ -171,10 +170,9 @@ class DeckRecord:
     def as_dict(self) -> dict:
         self.finish()
         d = self.deck
-        out = {"id": d.id, "name": (d.board.name if self.board else d.deck.name), "kind": "board" if self.board
-               else "deck", "pack": bool(not self.board and d.deck.pack), "files": self.files,
-               "slots": [list(k) for k in self.slots], "back": self.back, "cards": self.done}
-        if not self.board:
+        out = {"id": d.id, "name": d.name, "kind": d.kind, "pack": d.kind == "deck" and bool(d.deck.pack),
+               "files": self.files, "slots": [list(k) for k in self.slots], "back": self.back, "cards": self.done}
+        if d.kind == "deck":     # (a board's size is among its extra)
             out["size"] = [_mm(v) for v in d.size]
         if self.shapes:
             out["shapes"] = self.shapes
@@ -196,7 +194,7 @@ class Manifest:
 
     def record_of(self, deck) -> DeckRecord:
         """The record of a deck (its source) already in the manifest."""
-        return next(r for r in self.decks if r.deck is deck and not r.board)
+        return next(r for r in self.decks if r.deck is deck and r.deck.kind == "deck")
 
     def empty_deck(self, deck, forms: dict, common_back: FormDef | None) -> None:
         """A deck with no card to print: listed, with its common back, so that cards added to it
@@ -210,7 +208,7 @@ class Manifest:
         """A board: each side's digest (the form drawn on its pages) and the pieces of it each
         page shows. `placed`: side index -> [(page, tile)]."""
         b = board.board
-        record = DeckRecord(board, Fingerprints(forms, self.game.root), board=True)
+        record = DeckRecord(board, Fingerprints(forms, self.game.root))
         self.decks.append(record)
         record.file(f"{board.id}.pdf")
         prints = [record.prints.face(forms[name].body, b.size, "rect") for name, _ in sides]

@@ -105,10 +105,10 @@ def plan_game(game: GameSource, options: Options | None = None) -> GamePlan:
         _lint_deck(game, deck, layouter, cards, exprs)
         plan.decks.append(DeckPlan(deck, layouter, cards))
     for board in game.boards:
-        deck, card = board_card(game, board, options.seed)
-        layouter = Layouter(game, deck, resources, exprs)
+        card = board_card(board, options.seed)
+        layouter = Layouter(game, board, resources, exprs)
         for name in filter(None, (board.board.template, board.board.back)):
-            layouter.warnings += check_template(game, deck, game.templates[name], exprs.env, common=False)
+            layouter.warnings += check_template(game, board, game.templates[name], exprs.env, common=False)
         plan.boards.append(BoardPlan(board, layouter, card))
     first = next((p.layouter for p in [*plan.decks, *plan.boards]), None)
     if first is not None:   # what the game's icons leave out: said once, with the first component

@@ -10,7 +10,7 @@ from ..errors import InputError, Notice
 from ..game.loader import GameSource
 from .options import Options
 from .plan import GamePlan, has_rulebook, plan_game, refuse_if_strict
-from .results import DeckResult
+from .results import RulebookResult
 
 
 def components_of(plan: GamePlan):
@@ -53,7 +53,7 @@ def build_rulebook(plan: GamePlan, outdir: Path, options: Options,
         if not options.lenient_rulebook:
             raise
         # --no-check: the decks are built; a rulebook that names what they lack is not
-        results.append(DeckResult("rulebook", outdir / "rulebook.pdf", 0, 0, 0, 0, [
+        results.append(RulebookResult(outdir / "rulebook.pdf", 0, [
             Notice(p.path, p.line, f"{p.message} (rulebook not written)") for p in exc.problems]))
         return []
     except PlatypusError as exc:
@@ -61,7 +61,7 @@ def build_rulebook(plan: GamePlan, outdir: Path, options: Options,
                             f"({str(exc).splitlines()[0][:200]}); split a long table or call-out") from None
     except OSError as exc:
         raise files.unwritable(outdir / "rulebook.pdf", exc) from None
-    rulebook = DeckResult("rulebook", result.path, 0, 0, result.pages, 0, result.warnings)
+    rulebook = RulebookResult(result.path, result.pages, result.warnings)
     try:
         refuse_if_strict(rulebook.warnings, options)
     except InputError:

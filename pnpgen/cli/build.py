@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from ..build import Options, Project, build_loaded, load
+from ..build import Options, Project, build_planned, load, plan_game, with_game_layout
 from ..errors import InputError, Reported, RulesBroken
 from ..rules import has_rules
 from .options import FLIP, PAPER, POSTER, back_offset, load_layout, selected
@@ -84,7 +84,7 @@ def build(project: Project, game, out, paper, flip, back_offset, no_check, stric
 
 def summary(say: Say, game: str, results: list, outdir: Path) -> None:
     """What one game's build wrote: PDFs, sheets, warnings (and, verbose, each file)."""
-    files = list(dict.fromkeys(p for r in results for p in (r.volumes or [r.path])))   # (decks share files)
+    files = list(dict.fromkeys(p for r in results for p in r.files))   # (decks share files)
     warnings = sum(len(r.warnings) for r in results)
     say.wrote(files)
     sheets, saved = sum(r.sheets for r in results), sum(r.saved for r in results)
@@ -106,33 +106,33 @@ def _build_one(project: Project, name: str, options: Options, check: bool, say: 
         if report.errors:
             say.warning(f"{name}: not built: {len(report.errors)} rule error(s); fix them or build with --no-check")
             return "broken"
+    options = with_game_layout(source, options)
+    plan = plan_game(source, options)        # once: the print check under --strict looks at the build's plan
     if options.strict:
-        _refuse_print_findings(source, options, say)
-    results = build_loaded(source, options)
+        _refuse_print_findings(plan, options, say)
+    results = build_planned(plan, options)
     for r in results:
         for w in r.warnings:
             say.problem("warning", w, f"{name}: build")
     if options.pdfx and not say.quiet:
-        _say_flattened(source, options, say)
+        _say_flattened(plan, options, say)
     summary(say, name, results, options.out / name)
     return "built"
 
 
-def _say_flattened(source, options, say: Say) -> None:
+def _say_flattened(plan, options, say: Say) -> None:
     """--pdfx: each template whose faces the PDF/X files show flattened, at its line."""
-    from ..build import plan_game
     from ..pdf.flatten import face_notes
-    for note in face_notes(plan_game(source, options), options.flatten_ppi):
-        say.problem("warning", note, f"{source.id}: PDF/X")
+    for note in face_notes(plan, options.flatten_ppi):
+        say.problem("warning", note, f"{plan.game.id}: PDF/X")
 
 
-def _refuse_print_findings(source, options, say: Say) -> None:
+def _refuse_print_findings(plan, options, say: Say) -> None:
     """Under --strict, what `pnpgen check` finds in print (text too small or faint, text in the
     cut zone) stops the game's build, as text cut short does."""
-    from ..build import plan_game
     from ..build.printing import printing
     from ..printcheck import check_faces       # (only now: a plain build does not lay every face out twice)
-    plan = plan_game(source, options)
+    source = plan.game
     findings = check_faces(plan, printing(plan, options))
     if findings:
         for finding in findings:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from typing import ClassVar
 
 from reportlab.pdfgen.canvas import Canvas
 
@@ -37,25 +38,34 @@ class Face:
 
 
 @dataclass
-class DeckFaces:
-    """A deck's distinct faces in deck order: every card's front, the backs of the cards that
-    have their own, and the deck's common back (behind the others), if it has one."""
+class ComponentFaces:
+    """What a deck's and a board's faces share: fronts, the backs behind them, and the forms
+    and images they draw with."""
 
     id: str
     name: str
-    pack: bool
     fronts: list[Face]
-    backs: list[Face]            # the cards' own backs, in deck order: only cards that have one
-    common_back: Face | None     # the deck's one back, drawn once (behind every card without its own)
+    backs: list[Face]
     forms: dict[str, FormDef]
     images: dict
-    board: bool = False          # a board: side A as its one front, side B as its back
+
+    def faces(self) -> list[Face]:
+        """Every distinct face once: the fronts, then the backs."""
+        return list(self.fronts) + list(self.backs)
+
+
+@dataclass
+class DeckFaces(ComponentFaces):
+    """A deck's distinct faces in deck order: every card's front, the backs of the cards that
+    have their own (`backs`), and the deck's common back (behind the others), if it has one."""
+
+    pack: bool = False
+    common_back: Face | None = None    # the deck's one back, drawn once (behind every card without its own)
+    kind: ClassVar[str] = "deck"
 
     def back_of(self, front: Face) -> Face | None:
         """The face behind `front`: its own back, else the deck's common back, else none
         (a single-sided card). A deck may mix the two: some cards name their own back."""
-        if self.board:     # side A's code is "a", side B's "b"
-            return self.backs[0] if self.backs else None
         return self._own_backs.get(front.code, self.common_back)
 
     @cached_property
@@ -64,12 +74,25 @@ class DeckFaces:
 
     def faces(self) -> list[Face]:
         """Every distinct face once: the fronts, the cards' own backs, then the common back."""
-        return list(self.fronts) + list(self.backs) + ([self.common_back] if self.common_back else [])
+        return super().faces() + ([self.common_back] if self.common_back else [])
 
 
-def deck_faces(game: GameSource, options: Options | None = None, boards: bool = False) -> list[DeckFaces]:
+@dataclass
+class BoardFaces(ComponentFaces):
+    """A board's sides: side A its one front (code "a"), side B, if it has one, its back ("b")."""
+
+    kind: ClassVar[str] = "board"
+    pack: ClassVar[bool] = False                 # (a board is tiled, never packed)
+    common_back: ClassVar[None] = None
+
+    def back_of(self, front: Face) -> Face | None:
+        return self.backs[0] if self.backs else None
+
+
+def deck_faces(game: GameSource, options: Options | None = None,
+               boards: bool = False) -> list[DeckFaces | BoardFaces]:
     """Every deck's distinct faces (one per card entry, not per copy); with `boards`, each
-    board too, as a 'deck' of one face (side A) and its side B as that face's back."""
+    board's sides too (BoardFaces, after the decks)."""
     plan = plan_game(game, options or Options())
     res, icons = plan.resources, plan.icons
     out, board_faces = [], []
@@ -79,8 +102,8 @@ def deck_faces(game: GameSource, options: Options | None = None, boards: bool = 
             b = board.board
             sides = [Face("a", "front", b.name, 1, b.size, "rect", layouter.layout(card, b.template))]
             backs = [Face("b", "back", b.name, 1, b.size, "rect", layouter.layout(card, b.back))] if b.back else []
-            board_faces.append(DeckFaces(board.id, b.name, False, sides, backs, None, {**icons, **layouter.forms},
-                                         res.converted, board=True))
+            board_faces.append(BoardFaces(board.id, b.name, sides, backs, {**icons, **layouter.forms},
+                                          res.converted))
     for deck_plan in plan.decks:
         deck, layouter, cards = deck_plan.source, deck_plan.layouter, deck_plan.cards
         firsts: list[PrintCard] = []
@@ -108,8 +131,8 @@ def deck_faces(game: GameSource, options: Options | None = None, boards: bool = 
         forms.update(layouter.forms)
         if common is not None:
             forms[COMMON_BACK_FORM] = FormDef(deck.size, tuple(common.body), True)
-        out.append(DeckFaces(deck.id, deck.deck.name, bool(deck.deck.pack), fronts, backs, common, forms,
-                             res.converted))
+        out.append(DeckFaces(deck.id, deck.deck.name, fronts, backs, forms, res.converted,
+                             pack=bool(deck.deck.pack), common_back=common))
     return out + board_faces
 
 

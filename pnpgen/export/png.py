@@ -5,7 +5,7 @@ for a deck's common back, and cards.csv; boards as boards/<board>-a.png (and -b)
 from __future__ import annotations
 
 from .cards_csv import write_cards_csv
-from .faces import DeckFaces
+from .faces import BoardFaces, DeckFaces
 from .job import Job, px
 from .raster import render_faces
 
@@ -18,11 +18,11 @@ def write_png(job: Job) -> list[str]:
     bleed = job.game.game.bleed if job.bleed else 0.0
     notes = []
     for deck in job.decks:
-        if deck.board:
+        if deck.kind == "board":
             notes.append(_board(job, deck, bleed))
         else:
             _deck(job, deck, bleed)
-    cards = [d for d in job.decks if not d.board]
+    cards = [d for d in job.decks if d.kind == "deck"]
     return [f"{sum(len(d.faces()) for d in cards)} card faces at {job.dpi:g} DPI"
             + (f" with {bleed:g} mm bleed" if bleed else ", trimmed")] + notes
 
@@ -37,7 +37,7 @@ def _deck(job: Job, deck: DeckFaces, bleed: float) -> None:
     write_cards_csv(folder / "cards.csv", deck, {id(f): n for f, n in zip(faces, names)})
 
 
-def _board(job: Job, deck: DeckFaces, bleed: float) -> str:
+def _board(job: Job, deck: BoardFaces, bleed: float) -> str:
     """A board: <board>-a.png (and -b), at most BOARD_DPI so that a big mat stays a sane file."""
     faces = deck.faces()
     dpi = min(job.dpi, BOARD_DPI)

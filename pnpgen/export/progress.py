@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from .. import presets
 from ..errors import InputError
-from .faces import DeckFaces
+from .faces import BoardFaces, DeckFaces
 from .job import Job
 from .shop import fits
 from .tts_sheets import runs
@@ -34,10 +34,10 @@ def _shop_faces(shop: dict, deck: DeckFaces, job: Job) -> int:
     return 2 * sum(front.count for front in deck.fronts) if shop["format"] == "pdf" else len(deck.faces())
 
 
-def _tts_faces(deck: DeckFaces) -> int:
+def _tts_faces(deck: DeckFaces | BoardFaces) -> int:
     """Tabletop Simulator's: a board's sides; each token's faces; a deck's fronts sheet by
     sheet, with each sheet's backs where some card has its own, else the common back once."""
-    if deck.board:
+    if deck.kind == "board":
         return len(deck.faces())
     if deck.pack:
         return len(deck.fronts) + len(deck.backs)

@@ -14,7 +14,7 @@ from urllib.parse import quote, urlsplit
 
 from ..errors import InputError
 from . import tts_objects as objects
-from .faces import DeckFaces
+from .faces import BoardFaces, DeckFaces
 from .job import INCH, Job
 from .raster import render_faces
 from .tts_sheets import DPI, MAX_PX, card_px, grid, runs, write_sheet
@@ -41,11 +41,11 @@ def write_tts(job: Job) -> list[str]:
     """Every deck, token sheet and board of the game into job.work; returns the notes."""
     base = job.url_base or (job.target.resolve().as_uri() + "/")
     sheet_ids = objects.SheetIds(job.game.id, job.game.game.code)
-    deck_ids = {deck.id for deck in job.decks if not deck.board}
+    deck_ids = {deck.id for deck in job.decks if deck.kind == "deck"}
     notes = []
     for deck in job.decks:
         name = deck.id
-        if deck.board:
+        if deck.kind == "board":
             if name in deck_ids:      # a board named like a deck: its files must not take the deck's place
                 name = f"board-{deck.id}"
             states, note = _board(job, deck, base, name)
@@ -109,7 +109,7 @@ def _tokens(job: Job, deck: DeckFaces, base: str) -> tuple[list[dict], str]:
     return [bag], f"{deck.id}: {len(contents)} tokens ({len(deck.fronts)} kinds) in a bag"
 
 
-def _board(job: Job, deck: DeckFaces, base: str, stem: str) -> tuple[list[dict], str]:
+def _board(job: Job, deck: BoardFaces, base: str, stem: str) -> tuple[list[dict], str]:
     """A board as a Custom Board per side (<stem>-a.png, -b.png), at most BOARD_DPI and
     within MAX_PX, side B beside side A."""
     states = []

@@ -26,18 +26,18 @@ class PrintCard:
 def assign_numbers(game: GameSource) -> dict[str, array]:
     """Code numbers for every card entry of the game: pinned numbers first, then the
     next free number in deck order. Returns {deck id: each entry's number, by entry index}."""
-    numbers = {deck.id: array("l", bytes(array("l").itemsize * len(deck.cards))) for deck in game.decks}
+    numbers = {deck.id: array("l", deck.cards.numbers) for deck in game.decks}   # (0: not pinned)
     taken, problems = {}, []
     for deck in game.decks:
-        for card in deck.cards:
-            if card.number is not None:
-                if card.number in taken:
-                    other = taken[card.number]
-                    problems.append(Problem(deck.cards_path, card.line if deck.sheet_path else
-                                            deck.doc.line(("cards", card.index, "number")),
-                                            f"number {card.number} is already used by {other}; numbers must be unique"))
-                taken[card.number] = f"{deck.id} cards[{card.index}]"
-                numbers[deck.id][card.index] = card.number
+        for index, number in enumerate(deck.cards.numbers):
+            if number:
+                if number in taken:
+                    line = deck.cards.lines[index] or None
+                    problems.append(Problem(deck.cards_path, line if deck.sheet_path else
+                                            deck.doc.line(("cards", index, "number")),
+                                            f"number {number} is already used by {taken[number]}; "
+                                            "numbers must be unique"))
+                taken[number] = f"{deck.id} cards[{index}]"
     if problems:
         raise InputError(problems)
     nxt = 1
@@ -73,7 +73,7 @@ class PrintCards(Sequence):
     def __init__(self, prefix: str, deck: DeckSource, numbers: array):
         self.prefix, self.deck, self.numbers = prefix, deck, numbers
         self.starts, total = array("l"), 0      # each entry's first card, counting copies
-        for count in _counts(deck.cards):
+        for count in deck.cards.counts:
             self.starts.append(total)
             total += count
         self.lo, self.hi = 0, total
@@ -121,11 +121,8 @@ class PrintCards(Sequence):
         if self.lo >= self.hi:
             return set()
         first, last = bisect_right(self.starts, self.lo) - 1, bisect_right(self.starts, self.hi - 1)
-        cards = self.deck.cards
-        if hasattr(cards, "templates"):    # a CardTable: straight from its columns
-            rows = zip(cards.counts[first:last], cards.templates[first:last], cards.backs[first:last])
-        else:
-            rows = ((c.count, c.template, c.back) for c in cards[first:last])
+        cards = self.deck.cards      # (straight from the card table's columns)
+        rows = zip(cards.counts[first:last], cards.templates[first:last], cards.backs[first:last])
         return {(front,) + self._back(back) for count, front, back in set(rows) if count}
 
     def _back(self, own: str | None) -> tuple[str | None, bool]:
@@ -148,7 +145,3 @@ def looks(cards) -> set[tuple[str, str | None, bool]]:
         return cards.looks()
     return {(c.front, c.back, c.unique_back) for c in cards}
 
-
-def _counts(cards):
-    counts = getattr(cards, "counts", None)     # a CardTable's column, without making each CardData
-    return counts if counts is not None else [c.count for c in cards]

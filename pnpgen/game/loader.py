@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import os
 from array import array
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import ClassVar
 
 from ..sources import spreadsheet, validation, yamlsrc
 from ..sources.confine import Refused, inside, near_miss
@@ -63,6 +64,10 @@ class CardTable(Sequence):
     def __len__(self) -> int:
         return len(self.counts)
 
+    def template_names(self) -> set[str]:
+        """Every template its cards name, fronts and their own backs."""
+        return set(self.templates) | set(filter(None, self.backs))
+
     def __getitem__(self, i):
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(len(self)))]
@@ -83,9 +88,25 @@ class DeckSource:
     doc: yamlsrc.Doc
     deck: Deck
     size: tuple[float, float]
-    cards: Sequence[CardData]     # a CardTable when read from a deck file
+    cards: CardTable
     sheet_path: Path | None = None   # the card sheet its cards were read from (links followed)
     sheet_shown: str | None = None   # that card sheet, as messages show it
+
+    kind: ClassVar[str] = "deck"
+
+    @property
+    def name(self) -> str:
+        return self.deck.name
+
+    @property
+    def safe(self) -> float | None:
+        """The deck's own safe-zone inset, mm (None: the game's)."""
+        return self.deck.safe
+
+    @property
+    def field_names(self) -> Collection[str]:
+        """The fields its templates may use beside the built-in names."""
+        return self.deck.fields
 
     @property
     def cards_path(self) -> Path:
@@ -106,12 +127,34 @@ class TemplateSource:
 
 @dataclass
 class BoardSource:
-    """A board file as loaded: its id, parsed document and model."""
+    """A board file as loaded: its id, parsed document and model. Its one face is drawn from
+    its own fields (plus a generated map's), laid out like a card's."""
 
     id: str
     path: Path
     doc: yamlsrc.Doc
     board: Board
+    kind: ClassVar[str] = "board"
+    safe: ClassVar[None] = None     # (a board has no safe zone of its own: the game's)
+
+    @property
+    def name(self) -> str:
+        return self.board.name
+
+    @property
+    def size(self) -> tuple[float, float]:
+        return self.board.size
+
+    @property
+    def field_names(self) -> Collection[str]:
+        """Its `fields`, and the names a generated map adds (the map's field, seed, players)."""
+        gen = self.board.hexmap
+        return {**self.board.fields, **(dict.fromkeys((gen.field, "seed", "players")) if gen else {})}
+
+    @property
+    def cards_path(self) -> Path:
+        """The file its face's fields are written in: the board file."""
+        return self.doc.path
 
 
 @dataclass
@@ -229,23 +272,25 @@ def _load_decks_and_boards(src: GameSource, problems: list[Problem]) -> None:
             problems += exc.problems
 
 
-def _wanted_templates(src: GameSource) -> dict[str, list[tuple[DeckSource | BoardSource, int | None]]]:
-    """Each template name the decks and boards use -> where it is named (the file, the line)."""
-    wanted: dict[str, list[tuple[DeckSource | BoardSource, int | None]]] = {}
+def _wanted_templates(src: GameSource) -> dict[str, tuple[DeckSource | BoardSource, int | None]]:
+    """Each template name the decks and boards use -> where it is first named (the file, the
+    line), read off the card tables' columns."""
+    wanted: dict[str, tuple[DeckSource | BoardSource, int | None]] = {}
     for deck in src.decks:
-        for card in deck.cards:
-            # a deck-wide template is reported at the deck's `template:` line, where it is written
-            line = card.line if card.own_template else deck.doc.line(("template",))
-            wanted.setdefault(card.template, []).append((deck, line))
-            if card.back:
-                wanted.setdefault(card.back, []).append((deck, card.line))
+        cards, deck_line = deck.cards, deck.doc.line(("template",))
+        for template, own, line, back in zip(cards.templates, cards.own, cards.lines, cards.backs):
+            if template not in wanted:
+                # a deck-wide template is reported at the deck's `template:` line, where it is written
+                wanted[template] = (deck, (line or None) if own else deck_line)
+            if back and back not in wanted:
+                wanted[back] = (deck, line or None)
         if deck.deck.back:
-            wanted.setdefault(deck.deck.back.template, []).append((deck, deck.doc.line(("back", "template"))))
+            wanted.setdefault(deck.deck.back.template, (deck, deck.doc.line(("back", "template"))))
     for board in src.boards:
         for key in ("template", "back"):
             name = getattr(board.board, key)
             if name:
-                wanted.setdefault(name, []).append((board, board.doc.line((key,))))
+                wanted.setdefault(name, (board, board.doc.line((key,))))
     return wanted
 
 
@@ -260,7 +305,7 @@ def _load_templates(src: GameSource, template_dirs: list[Path], problems: list[P
                 available[p.stem], folders[p.stem] = p, tdir
     for name in sorted(wanted):
         if name not in available:
-            deck, line = wanted[name][0]
+            deck, line = wanted[name]
             problems.append(Problem(_shown(deck.path), line,
                                     f"unknown template '{name}'{did_you_mean(name, available)}; templates live in "
                                     f"{_shown(template_dirs[0])}/ or {_shown(template_dirs[1])}/"))
@@ -278,8 +323,7 @@ def _size_mismatches(src: GameSource) -> list[Problem]:
     """A template made for another card size than the deck using it (packed decks may mix)."""
     problems = []
     for deck in src.decks:
-        for name in sorted({c.template for c in deck.cards} | {c.back for c in deck.cards if c.back}
-                           | ({deck.deck.back.template} if deck.deck.back else set())):
+        for name in sorted(deck.cards.template_names() | ({deck.deck.back.template} if deck.deck.back else set())):
             tpl = src.templates[name]
             if tpl.template.size and _differs(tpl.template.size, deck.size) and not deck.deck.pack:
                 problems.append(Problem(_shown(tpl.path), tpl.doc.line(("size",)),
@@ -292,7 +336,7 @@ def _unpacked_outlines(src: GameSource) -> list[Problem]:
     """A hexagon or polygon on a deck of grid-imposed cards: only packed decks cut along outlines."""
     problems = []
     for deck in src.decks:
-        for name in sorted({c.template for c in deck.cards}):
+        for name in sorted(set(deck.cards.templates)):
             tpl = src.templates[name]
             if tpl.template.outline() and not deck.deck.pack:
                 problems.append(Problem(_shown(deck.path), deck.doc.line(("pack",)),

@@ -1,13 +1,12 @@
-"""Boards, mats and other sheets larger than a card: a board is laid out like a single card
-whose face is the whole board (the same templates and elements), then tiled over pages
+"""Boards, mats and other sheets larger than a card: a board's face is laid out as a card's
+is (the same templates and elements, by a layouter of the board), then tiled over pages
 or put whole on a poster page (tile.py) instead of imposed in a grid of cards."""
 
 from __future__ import annotations
 
 from ..errors import InputError
 from ..game.expand import PrintCard
-from ..game.loader import BoardSource, CardData, DeckSource, GameSource
-from ..game.models import Deck, FieldSpec
+from ..game.loader import BoardSource, CardData
 
 
 def board_fields(board: BoardSource, seed: int | None = None) -> dict:
@@ -29,12 +28,9 @@ def board_fields(board: BoardSource, seed: int | None = None) -> dict:
     return fields
 
 
-def board_card(game: GameSource, board: BoardSource, seed: int | None = None) -> tuple[DeckSource, PrintCard]:
-    """The board as a one-card deck, so that the card layouter draws it unchanged."""
-    fields = board_fields(board, seed)
+def board_card(board: BoardSource, seed: int | None = None) -> PrintCard:
+    """The board's one face, drawn from its fields (`seed`: another generated map) by a layouter
+    of the board itself, as a card's face is; side A is its front, side B its back."""
     b = board.board
-    deck = Deck.model_construct(name=b.name, template=b.template, back=None, card_size=b.size, safe=None,
-                                fields={k: FieldSpec() for k in fields}, cards=[])
-    entry = CardData(0, board.doc.line(()), fields, 1, b.template, b.back, None)
-    source = DeckSource(board.id, board.path, board.doc, deck, b.size, [entry])
-    return source, PrintCard(entry, "", 1, b.template, b.back, True)
+    entry = CardData(0, board.doc.line(()), board_fields(board, seed), 1, b.template, b.back, None)
+    return PrintCard(entry, "", 1, b.template, b.back, True)

@@ -9,7 +9,10 @@ in the context's notes, which the layouter locates at the template's and the car
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
 
 from jinja2 import TemplateError, UndefinedError
 
@@ -19,7 +22,7 @@ from .context import Context, Expressions
 from .nearmiss import draws_art, face_misses
 from ..errors import InputError, LayoutError, Notice
 from ..game.expand import PrintCard
-from ..game.loader import DeckSource, GameSource, TemplateSource
+from ..game.loader import GameSource, TemplateSource
 from .resources import Resources
 
 ICON = "icon:"
@@ -27,7 +30,8 @@ ICON = "icon:"
 
 
 VARIABLES = (
-    ("<field>", "any", "Each field the deck declares, with the card's value or the field's default."),
+    ("<field>", "any", "Each field the deck declares, with the card's value or the field's default; in a "
+     "board's template, each of the board's `fields` (and a generated map's field, `seed` and `players`)."),
     ("card.code", "text", "The card's code, e.g. SWM-017 (empty on a common back)."),
     ("card.copy", "whole number", "Which copy of the card this is, from 1."),
     ("card.count", "whole number", "How many copies of the card are printed."),
@@ -36,8 +40,8 @@ VARIABLES = (
     ("card.height", "number", "The trim height, mm (of the card, token or board)."),
     ("card.bleed", "number", "The game's bleed, mm."),
     ("card.safe", "number", "The safe-zone inset, mm: the deck's `safe`, or the game's."),
-    ("deck.name", "text", "The deck's name."),
-    ("deck.id", "text", "The deck's file name without .yaml."),
+    ("deck.name", "text", "The deck's name (in a board's template, the board's)."),
+    ("deck.id", "text", "The deck's file name without .yaml (in a board's template, the board's)."),
     ("game.title", "text", "The game's title."),
     ("game.code", "text", "The game's card-code prefix."),
     ("colors", "map of text", "The game's named colours, e.g. colors.ink or colors[type|lower]."),
@@ -45,6 +49,29 @@ VARIABLES = (
      "its position name (n, ne, ...) and its place in the list, from 0."),
 )
 """The names a template's expressions can use (documented by `pnpgen schema variables`)."""
+
+
+class Component(Protocol):
+    """What the layouter needs of what it draws: a deck (game.loader.DeckSource) or a board
+    (BoardSource), each a component of its own kind."""
+
+    kind: str                    # "deck" or "board"
+    id: str                      # its file name without .yaml: `deck.id` to a template
+
+    @property
+    def name(self) -> str: ...   # `deck.name` to a template
+
+    @property
+    def size(self) -> tuple[float, float]: ...   # the trim, mm, of a face (a template may set its own)
+
+    @property
+    def safe(self) -> float | None: ...   # its safe-zone inset, mm (None: the game's)
+
+    @property
+    def field_names(self) -> Collection[str]: ...   # the names its faces' fields give a template
+
+    @property
+    def cards_path(self) -> Path: ...   # the file a face's fields are written in (a card's line is a line of it)
 
 
 @dataclass
@@ -78,13 +105,13 @@ def icon_forms(game: GameSource, res: Resources, exprs: Expressions) -> dict[str
 
 
 class Layouter:
-    """Turns the cards of one deck into draw operations."""
+    """Turns the cards of one deck (or the face of a board) into draw operations."""
 
-    def __init__(self, game: GameSource, deck: DeckSource, res: Resources | None = None,
+    def __init__(self, game: GameSource, component: Component, res: Resources | None = None,
                  exprs: Expressions | None = None):
         self.game = game
-        self.deck = deck
-        self.size = deck.size
+        self.component = component
+        self.size = component.size
         self.res = res or Resources(game)
         self.exprs = exprs or Expressions()
         self.forms: dict[str, ops.FormDef] = {}
@@ -102,7 +129,7 @@ class Layouter:
         """Templates whose elements shared by every card were checked for near misses."""
         g = game.game
         self._shared = {"game": {"title": g.title, "code": g.code},
-                        "deck": {"name": deck.deck.name, "id": deck.id}, "colors": dict(g.colors)}
+                        "deck": {"name": component.name, "id": component.id}, "colors": dict(g.colors)}
 
     # --- plans: which elements are drawn once ------------------------------------------
     def plan(self, name: str) -> Plan:
@@ -217,7 +244,7 @@ class Layouter:
         frame is the template's size (a packed deck's cards differ) or the deck's."""
         size = tpl.template.size or self.size
         w, h = size
-        safe = self.deck.deck.safe if self.deck.deck.safe is not None else self.game.game.safe
+        safe = self.component.safe if self.component.safe is not None else self.game.game.safe
         info = {"width": w, "height": h, "bleed": self.game.game.bleed, "safe": safe}
         if card is None:
             names = {**self._shared, "card": info}
@@ -249,7 +276,7 @@ class Layouter:
         if card is None:
             notice = Notice(tpl.doc.path, tpl.doc.line(("elements", i)), f"elements[{i}]: {message}", strict)
         else:
-            notice = Notice(self.deck.cards_path, card.entry.line, f"card {card.code}: {message} ({where})", strict)
+            notice = Notice(self.component.cards_path, card.entry.line, f"card {card.code}: {message} ({where})", strict)
         if self.raw is not None:
             self.raw.append(notice)
         else:
@@ -266,7 +293,7 @@ class Layouter:
     def _locate(self, tpl, i, card, message) -> InputError:
         where = ""
         if card is not None:
-            where = f" (card {card.code}, {self.deck.cards_path}:{card.entry.line})"
+            where = f" (card {card.code}, {self.component.cards_path}:{card.entry.line})"
         return InputError.at(tpl.doc.path, tpl.doc.line(("elements", i)), f"elements[{i}]: {message}{where}")
 
     def _code_mark(self, ctx: Context, mark, code: str):

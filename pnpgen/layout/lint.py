@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import functools
 import math
+from typing import TYPE_CHECKING
 
 from jinja2 import TemplateError, meta
 
 from ..errors import InputError, Notice, did_you_mean
-from ..game.loader import DeckSource, GameSource, TemplateSource
+from ..game.loader import GameSource, TemplateSource
+
+if TYPE_CHECKING:
+    from .layouter import Component
 
 BUILTIN_NAMES = {"card", "game", "deck", "colors"}
 """Names every template sees beside the deck's fields (see `pnpgen schema variables`)."""
@@ -36,15 +40,15 @@ def _undeclared(env, src: str) -> frozenset:
     return frozenset(meta.find_undeclared_variables(env.parse(src)))
 
 
-def check_template(game: GameSource, deck: DeckSource, template: TemplateSource, env, common: bool,
+def check_template(game: GameSource, deck: Component, template: TemplateSource, env, common: bool,
                    extra_names=()) -> list[Notice]:
     """Raise InputError for a bad or unknown name in any expression; return warnings. A
-    common back may use only game, deck, colors and card; other templates also the deck's
-    fields (and `extra_names`, e.g. the names a slot adds)."""
-    allowed = BUILTIN_NAMES if common else set(deck.deck.fields) | BUILTIN_NAMES
+    common back may use only game, deck, colors and card; other templates also the fields of
+    `deck` (a layouter's Component: a deck or a board) and `extra_names`, e.g. a slot's names."""
+    allowed = BUILTIN_NAMES if common else set(deck.field_names) | BUILTIN_NAMES
     allowed = allowed | set(env.globals) | set(extra_names)
     width, height = template.template.size or deck.size   # a packed deck's cards differ in size
-    safe = deck.deck.safe if deck.deck.safe is not None else game.game.safe
+    safe = deck.safe if deck.safe is not None else game.game.safe
     notices = []
     for i, entry in enumerate(template.template.elements):
         el = entry.element
@@ -65,7 +69,7 @@ def check_template(game: GameSource, deck: DeckSource, template: TemplateSource,
                             "fields: set per_card: true on the deck's back")
                 else:
                     hint = did_you_mean(name, (allowed | set(local)) - set(env.globals)) + \
-                        f"; the deck '{deck.id}' declares: {', '.join(deck.deck.fields) or 'no fields'}"
+                        f"; the {deck.kind} '{deck.id}' declares: {', '.join(deck.field_names) or 'no fields'}"
                 raise InputError.at(template.doc.path, line,
                                     f"elements[{i}]: undefined name '{name}' in {shown!r}{hint}")
     return notices

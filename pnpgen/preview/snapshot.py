@@ -143,12 +143,12 @@ class Images:
             del self.thumbs[digest]
 
     def _thumb_dpi(self, deck: DeckFaces, face: Face) -> float:
-        if deck.board:
+        if deck.kind == "board":
             return min(self.thumb_dpi, BOARD_THUMB_PX * INCH / max(face.size))
         return self.thumb_dpi
 
     def _full_dpi(self, deck: DeckFaces, face: Face) -> float:
-        return min(self.full_dpi, BOARD_FULL_DPI) if deck.board else self.full_dpi
+        return min(self.full_dpi, BOARD_FULL_DPI) if deck.kind == "board" else self.full_dpi
 
     def _render(self, deck: DeckFaces, faces: list[Face], bleed: float, dpi_of) -> list[bytes]:
         """Faces one to a page (export.faces), then each page to a PNG of exactly its size."""
@@ -191,14 +191,14 @@ def take(game: GameSource, images: Images) -> Snapshot:
         digest = prints.face(face.body, face.size, f"{face.shape} {face.outline}" if face.outline else face.shape)
         snap.sources.setdefault(digest, (deck, face))
         wanted.append((digest, deck, face))
-        return FaceRef(digest, tuple(face.size), face.shape, deck.board)
+        return FaceRef(digest, tuple(face.size), face.shape, deck.kind == "board")
 
     boards = {b.id: b for b in game.boards}
     sources = {d.id: d for d in game.decks}
     for deck in decks:
         prints = Fingerprints(deck.forms, game.root)
         backs = {f.code: f for f in deck.backs}
-        if deck.board:
+        if deck.kind == "board":
             board = boards[deck.id]
             b = board.board
             where = (str(board.doc.path), board.doc.line(()) or 1)

@@ -14,7 +14,7 @@ from pathlib import Path
 from PIL import Image, ImageDraw
 
 from ..errors import InputError
-from ..export.faces import DeckFaces, Face
+from ..export.faces import BoardFaces, DeckFaces, Face
 from ..build.manifest import CARD_COLUMNS, NAME, read
 from ..pdf.canvas import MM
 from ..sources.confine import Refused, inside
@@ -157,7 +157,7 @@ def _deck(folder: Path, d: dict) -> DeckFaces:
                               Where(files[0], pieces=pieces.get("front", ())))]
         backs = [PrintedFace("b", "back", title, 1, size, "rect", [], back, back_blind,
                              Where(files[0], pieces=pieces.get("back", ())))] if back else []
-        return DeckFaces(d["id"], d["name"], False, fronts, backs, None, {}, {}, board=True)
+        return BoardFaces(d["id"], d["name"], fronts, backs, {}, {})
     slots = [(*_mm((x, y, w, h), 4), int(turn)) for x, y, w, h, turn in d["slots"]]
     deck_size = _mm(d["size"], 2)
 
@@ -191,7 +191,7 @@ def _deck(folder: Path, d: dict) -> DeckFaces:
         b = d["back"]
         common = PrintedFace("back", "back", f"{d['name']} back", sum(int(r[2]) for r in d["cards"]), deck_size, "rect",
                              [], b["digest"], b["digest"], where(b["file"], b["page"], b["slot"]))
-    return DeckFaces(d["id"], d["name"], bool(d["pack"]), fronts, backs, common, {}, {})
+    return DeckFaces(d["id"], d["name"], fronts, backs, {}, {}, pack=bool(d["pack"]), common_back=common)
 
 
 def cut(jobs: list[tuple[PrintedFace, tuple[int, int], float]]) -> list[Image.Image]:

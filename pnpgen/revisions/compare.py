@@ -132,13 +132,13 @@ def compare_game(revision: Revision, game_id: str, now: GameSource | None) -> Ga
 
 def compare_decks(before: Side, after: Side) -> list[DeckChanges]:
     """Decks (and boards) paired by id, then their cards paired as the module says."""
-    old = {(d.board, d.id): d for d in before.decks}
-    new_ids = {(d.board, d.id) for d in after.decks}
+    old = {(d.kind, d.id): d for d in before.decks}
+    new_ids = {(d.kind, d.id) for d in after.decks}
     out = []
     for d in after.decks:
-        out.append(_compare_deck(old.get((d.board, d.id)), before, d, after))
+        out.append(_compare_deck(old.get((d.kind, d.id)), before, d, after))
     for d in before.decks:
-        if (d.board, d.id) not in new_ids:
+        if (d.kind, d.id) not in new_ids:
             out.append(_compare_deck(d, before, None, after))
     return out
 
@@ -175,7 +175,7 @@ def _cards(deck: DeckFaces, side: Side) -> tuple[list[_Card], Drawn | None]:
     backs = {f.code: f for f in deck.backs}
     cards = []
     for front in deck.fronts:
-        if deck.board:    # a board: side A and side B, no code printed on it
+        if deck.kind == "board":    # side A and side B, no code printed on it
             f, fp = drawn(front)
             b, bp = drawn(deck.backs[0]) if deck.backs else (None, None)
             cards.append(_Card(deck.id, front.title, 1, f, b, True, fp, bp))
@@ -192,7 +192,7 @@ def _compare_deck(old: DeckFaces | None, before: Side, new: DeckFaces | None, af
     olds, old_back = _cards(old, before) if old else ([], None)
     news, new_back = _cards(new, after) if new else ([], None)
     status = "compared" if old and new else ("added" if new else "removed")
-    result = DeckChanges(some.id, some.name, some.board, status, [], before=old, after=new)
+    result = DeckChanges(some.id, some.name, some.kind == "board", status, [], before=old, after=new)
     pairs = []
     for key in (lambda c: (c.code, c.title, c.content), lambda c: (c.title, c.content),
                 lambda c: (c.code, c.title), lambda c: c.title, lambda c: c.code):
@@ -205,10 +205,10 @@ def _compare_deck(old: DeckFaces | None, before: Side, new: DeckFaces | None, af
             result.changes.append(change)
     for o in olds:
         result.changes.append(Change("removed", some.id, o.code, o.title, sides=_own_sides(o),
-                                     copies=(o.count, 0), before=_faces(o), board=some.board))
+                                     copies=(o.count, 0), before=_faces(o), board=some.kind == "board"))
     for n in news:
         result.changes.append(Change("added", some.id, n.code, n.title, sides=_own_sides(n),
-                                     copies=(0, n.count), after=_faces(n), board=some.board))
+                                     copies=(0, n.count), after=_faces(n), board=some.kind == "board"))
     result.changes.sort(key=lambda c: _natural(c.code))
     if old and new and (old_back and old_back.digest) != (new_back and new_back.digest):
         kind = "changed" if old_back and new_back else ("added" if new_back else "removed")
@@ -236,7 +236,7 @@ def _classify(deck, o: _Card, n: _Card) -> Change | None:
         return None
     return Change(kind, deck.id, n.code, n.title, old_code=o.code if o.code != n.code else None,
                   old_title=o.title if o.title != n.title else None, sides=tuple(sides), copies=(o.count, n.count),
-                  before=_faces(o), after=_faces(n), board=deck.board)
+                  before=_faces(o), after=_faces(n), board=deck.kind == "board")
 
 
 def _faces(card: _Card) -> dict[str, Drawn]:

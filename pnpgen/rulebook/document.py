@@ -162,7 +162,7 @@ def title_page(source: Source, title: str, components: Components, styles: Style
 def _cover(components: Components) -> list:
     """The first few cards of the first card deck, as cover art."""
     for deck_id, (layouter, cards) in components.decks.items():
-        if layouter.deck.deck.pack or not cards:
+        if layouter.component.deck.pack or not cards:
             continue
         seen, picks = set(), []
         for card in cards:

@@ -79,7 +79,7 @@ class Components:
         if not name:
             raise RefError(f"'{address}': write {scheme}:DECK/NAME, e.g. {scheme}:common/{name or 'Hive'}")
         layouter, card = self._card(deck_id, name)
-        size = layouter.game.templates[card.front].template.size or layouter.deck.size
+        size = layouter.game.templates[card.front].template.size or layouter.component.size
         shape = layouter.game.templates[card.front].template.shape
         body = self._face(layouter, card, scheme == "back", name, deck_id)
         return Art(_inline(body, layouter.forms), (0, 0) + tuple(size), shape, width)
@@ -113,7 +113,7 @@ class Components:
             for item in row:
                 deck, side, name = self._spread_item(item, deck_id, face)
                 layouter, card = self._card(deck, name)
-                w, h = layouter.game.templates[card.front].template.size or layouter.deck.size
+                w, h = layouter.game.templates[card.front].template.size or layouter.component.size
                 face_ops = _inline(self._face(layouter, card, side == "back", name, deck), layouter.forms)
                 body.append(ops.Group((1, 0, 0, 1, x, y), tuple(face_ops), (0, 0, w, h)))
                 x, tallest = x + w + gap, max(tallest, h)
@@ -147,7 +147,7 @@ class Components:
         if board_id not in self.boards:
             raise RefError(f"the game has no board '{board_id}'" + did_you_mean(board_id, self.boards))
         layouter, card = self.boards[board_id]
-        b = layouter.deck
+        b = layouter.component
         side = options.get("side", "a").lower()
         if side not in ("a", "b"):
             raise RefError(f"side={side}: a board has side a or b")
@@ -181,7 +181,7 @@ class Components:
         if what == "standee":
             deck_id, _, name = rest.partition("/")
             layouter, card = self._card(deck_id, name)
-            size = layouter.game.templates[card.front].template.size or layouter.deck.size
+            size = layouter.game.templates[card.front].template.size or layouter.component.size
             face = _inline(layouter.layout(card, card.front), layouter.forms)
             found = folds(face, size)
             if len(found) == 3:
@@ -191,7 +191,7 @@ class Components:
         if what == "spinner":
             deck_id, _, name = rest.partition("/")
             layouter, card = self._card(deck_id, name)
-            size = layouter.game.templates[card.front].template.size or layouter.deck.size
+            size = layouter.game.templates[card.front].template.size or layouter.component.size
             body, view = spinner(_inline(layouter.layout(card, card.front), layouter.forms), size)
             return Art(body, view, "none", width)
         raise RefError(f"'kit:{path}': the printing section's figures are kit:tiles/BOARD, for a tiled board, "
