@@ -21,11 +21,15 @@ from dataclasses import dataclass
 
 from PIL import Image
 
+from .rows import Rows
+
 MM_PER_INCH = 25.4
 PHOTO_COLOURS = 4096
 JPEG_QUALITY = 92
 REDUCING_GAP = 1.5
 BAND_ROWS = 64
+"""Rows of the reduced picture made from each band of the original."""
+PREMULTIPLIED = {"LA": "La", "RGBA": "RGBa"}
 
 
 @dataclass(frozen=True)
@@ -100,9 +104,10 @@ class PrintImage:
         return im
 
 
-def resample(im: Image.Image, size: tuple[int, int], key: str) -> PrintImage:
-    """`im` (in a mode reportlab draws: L, LA, RGB or RGBA) resampled to `size`, encoded."""
-    small, alpha = _smaller(im, size)
+def resample(source: Rows, size: tuple[int, int], key: str) -> PrintImage:
+    """The image `source` (in a mode reportlab draws: L, LA, RGB or RGBA) resampled to
+    `size`, encoded."""
+    small, alpha = _smaller(source, size)
     raw = small.tobytes()
     if is_photo(small):
         out = io.BytesIO()
@@ -120,35 +125,30 @@ def resample(im: Image.Image, size: tuple[int, int], key: str) -> PrintImage:
     return PrintImage(key, size[0], size[1], space, codec, data, mask)
 
 
-def _smaller(im: Image.Image, size: tuple[int, int]) -> tuple[Image.Image, Image.Image | None]:
-    """`im` at `size` without its alpha channel, and that channel (None when it is opaque
-    everywhere). Averaged down by a whole factor first (the last step, Lanczos, still shrinks
-    by at least REDUCING_GAP), the cheap way to resample a large image well. Transparency is
-    resampled premultiplied, so no colour bleeds from clear pixels."""
-    if im.mode not in ("LA", "RGBA"):
-        return im.resize(size, Image.Resampling.LANCZOS, reducing_gap=REDUCING_GAP), None
-    flat = "L" if im.mode == "LA" else "RGB"
-    opaque = im.getchannel("A").getextrema() == (255, 255)
-    factor = max(1, int(min(im.width / size[0], im.height / size[1]) / REDUCING_GAP))
-    small = _reduced(im, factor, flat if opaque else None).resize(size, Image.Resampling.LANCZOS)
-    if opaque:
+def _smaller(source: Rows, size: tuple[int, int]) -> tuple[Image.Image, Image.Image | None]:
+    """`source` at `size` without its alpha channel, and that channel (None when it is opaque
+    everywhere). Averaged down a band of rows at a time by a whole factor on each axis first
+    (the last step, Lanczos, still shrinks by at least REDUCING_GAP; Pillow's `reducing_gap`,
+    done so that the whole picture is never held); transparency premultiplied throughout, so
+    no colour bleeds from clear pixels."""
+    (w, h), mode = source.size, source.mode
+    fx = max(1, int(w / size[0] / REDUCING_GAP))
+    fy = max(1, int(h / size[1] / REDUCING_GAP))
+    work = PREMULTIPLIED.get(mode, mode)
+    reduced = Image.new(work, (-(-w // fx), -(-h // fy)))
+    opaque, top = True, 0
+    for band in source.bands(fy * BAND_ROWS):
+        if work != mode:
+            opaque = opaque and band.getchannel("A").getextrema() == (255, 255)
+            band = band.convert(work)
+        reduced.paste(band.reduce((fx, fy)) if fx > 1 or fy > 1 else band, (0, top // fy))
+        top += band.height
+    small = reduced.resize(size, Image.Resampling.LANCZOS, box=(0, 0, w / fx, h / fy))
+    if work == mode:
         return small, None
-    return small.convert(flat), small.getchannel("A")
-
-
-def _reduced(im: Image.Image, factor: int, mode: str | None) -> Image.Image:
-    """`im` averaged down by `factor` (and converted to `mode`, dropping an opaque alpha), a
-    band of rows at a time: a copy of a whole 12-megapixel picture would be another 50 MB."""
-    if factor == 1 and mode is None:
-        return im
-    out = Image.new(mode or im.mode, (-(-im.width // factor), -(-im.height // factor)))
-    step = factor * BAND_ROWS
-    for top in range(0, im.height, step):
-        part = im.crop((0, top, im.width, min(im.height, top + step)))
-        if mode is not None:
-            part = part.convert(mode)
-        out.paste(part.reduce(factor) if factor > 1 else part, (0, top // factor))
-    return out
+    small = small.convert(mode)
+    flat = "L" if mode == "LA" else "RGB"
+    return small.convert(flat), (None if opaque else small.getchannel("A"))
 
 
 def _flate_estimate(raw: bytes, row: int) -> int:
