@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageDraw
 
+from pypdf import PdfReader
+
 from pnpgen.errors import LayoutError
 from pnpgen.layout import images
 
@@ -169,3 +171,76 @@ def test_the_image_cache_loses_the_art_a_game_no_longer_draws(tmp_path):
     assert len(now) == 2 and set(now) < set(first) and now == {k: first[k] for k in now}
     assert _entries(out, "other") == others
     assert not legacy.exists()
+
+
+def _drawn_with(tmp_path: Path, name: str, images_to_draw) -> bytes:
+    from pnpgen import fonts
+    from pnpgen.pdf.canvas import CardCanvas
+    from pnpgen.pdf.replay import draw_image
+    path = tmp_path / name
+    canvas = CardCanvas(str(path), (210, 297), "T", {}, 3.0, fonts.builtin("sans"))
+    for k, image in enumerate(images_to_draw):
+        draw_image(canvas.c, image, 20 + 10 * k, 20, 200, 280)
+        canvas.page()
+    canvas.save()
+    return path.read_bytes()
+
+
+def test_art_put_in_after_saving_is_the_pdf_reportlab_writes_with_it_in_memory(tmp_path):
+    """A resampled image's streams are copied into the saved PDF from its cache entry: the file
+    is byte for byte the one written with the streams in memory (a soft mask too, and an image
+    drawn twice stored once)."""
+    from pnpgen.layout import printres
+    from pnpgen.layout.rows import WholeImage
+    made = [printres.resample(WholeImage(noisy((900, 1200), mode, seed=k)), (300, 400), f"print:300x400:{k}.png")
+            for k, mode in enumerate(["RGBA", "RGB", "L"])]
+    stored = []
+    for k, image in enumerate(made):
+        (tmp_path / f"{k}.img").write_bytes(image.dump())
+        stored.append(printres.StoredImage.read(tmp_path / f"{k}.img"))
+    assert made[0].mask is not None and stored[0].mask_length == len(made[0].mask)
+    in_memory = _drawn_with(tmp_path, "memory.pdf", made + made[:1])
+    spliced = _drawn_with(tmp_path, "spliced.pdf", stored + stored[:1])
+    assert spliced == in_memory and b"pnpgen-deferred-stream" not in spliced
+    assert all(image.data in spliced for image in made)
+
+
+KEEP_PEAK = """
+import os, subprocess, sys
+proc = subprocess.Popen([sys.executable, "-m", "pnpgen", *sys.argv[1:]])
+_, status, usage = os.wait4(proc.pid, 0)
+print(status, usage.ru_maxrss / 1024)
+"""
+
+
+def _peak_mb(root: Path, *args) -> float:
+    ran = subprocess.run([sys.executable, "-c", KEEP_PEAK, "--root", str(root), "build", "mini", "-q", *args],
+                         capture_output=True, text=True, cwd=ROOT, timeout=600)
+    status, peak = ran.stdout.split()
+    assert status == "0", ran.stderr
+    return float(peak)
+
+
+def test_keep_images_puts_originals_in_without_holding_them(tmp_path):
+    """Four 1600 x 2300 RGBA originals (a PDF of over 30 MB kept as they are): the build's
+    peak memory grows by a fraction of that over the same build resampling them."""
+    arts = [f"a{k}.png" for k in range(4)]
+    folder = make_game(tmp_path, GAME, DECK % "\n".join(f"  - {{title: C{k}, art: {a}}}" for k, a in enumerate(arts)),
+                       {"face": FACE})
+    (folder / "art").mkdir()
+    for k, name in enumerate(arts):
+        noisy((1600, 2300), "RGBA", seed=k).save(folder / "art" / name, compress_level=1)
+    resampled = _peak_mb(tmp_path, "--out", str(tmp_path / "small"))
+    kept = _peak_mb(tmp_path, "--out", str(tmp_path / "kept"), "--keep-images", "--no-cache")
+    size = (tmp_path / "kept" / "mini" / "deck.pdf").stat().st_size / 2 ** 20
+    assert size > 30, size
+    assert kept - resampled < 20, (kept, resampled, size)
+    reader = PdfReader(tmp_path / "kept" / "mini" / "deck.pdf")
+    placed = [x.get_object() for x in reader.pages[0]["/Resources"]["/XObject"].values()]
+    placed = [x for x in placed if x["/Subtype"] == "/Image"]
+    assert len(placed) == 4 and all("/SMask" in x and (x["/Width"], x["/Height"]) == (1600, 2300) for x in placed)
+    originals = set()
+    for name in arts:
+        with Image.open(folder / "art" / name) as original:
+            originals.add(original.tobytes())
+    assert {x.decode_as_image().convert("RGBA").tobytes() for x in placed} == originals

@@ -24,7 +24,7 @@ import PIL
 from .. import files
 from ..errors import InputError
 from . import printres
-from .printres import ImageSettings, PrintImage
+from .printres import ImageSettings, PrintImage, StoredImage
 
 FORMAT = 1
 """Bumped when what an entry holds changes meaning."""
@@ -55,9 +55,10 @@ class ImageStore:
         made_of = f"{FORMAT}:{_CODE}:{PIL.__version__}:{path}:{st.st_size}:{st.st_mtime_ns}:{size}:{settings.text()}"
         return hashlib.sha256(made_of.encode()).hexdigest()
 
-    def made(self, name: str, key: str, make: Callable[[], PrintImage]) -> PrintImage:
+    def made(self, name: str, key: str, make: Callable[[], PrintImage]) -> PrintImage | StoredImage:
         """The image kept under `name` for the op key `key`; made (by `make`) and kept when
-        there is none, by one process at a time."""
+        there is none, by one process at a time. With a folder, the image as its entry file
+        describes it (its streams are not read: a PDF copies them from the file)."""
         found = self.get(name, key)
         if found is not None:
             return found
@@ -75,21 +76,19 @@ class ImageStore:
             try:
                 found = self.get(name, key)
                 if found is None:
-                    found = make()
-                    self.put(name, found)
+                    made = make()
+                    self.put(name, made)
+                    found = self.get(name, key) or made
             finally:
                 files.remove_quietly(lock)
         return found
 
-    def get(self, name: str, key: str) -> PrintImage | None:
+    def get(self, name: str, key: str) -> PrintImage | StoredImage | None:
         """The image kept under `name` for the op key `key`, or None."""
         self.served.add(name)
         found = _HELD.get(name)
         if found is None and self.folder is not None:
-            try:
-                found = PrintImage.load(self.path(name).read_bytes())
-            except OSError:
-                found = None
+            found = StoredImage.read(self.path(name))
         return found if found is not None and found.key == key else None
 
     def put(self, name: str, image: PrintImage) -> None:

@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import io
 import math
+import os
 import zlib
 from dataclasses import dataclass
+from pathlib import Path
 
 from PIL import Image
 
@@ -28,6 +30,8 @@ PHOTO_COLOURS = 4096
 JPEG_QUALITY = 92
 REDUCING_GAP = 1.5
 BAND_ROWS = 64
+HEAD_BYTES = 4096
+"""Enough of an entry file to hold its head (the key, a path in the game folder, and sizes)."""
 """Rows of the reduced picture made from each band of the original."""
 PREMULTIPLIED = {"LA": "La", "RGBA": "RGBa"}
 
@@ -76,20 +80,6 @@ class PrintImage:
         head = f"{self.key}\n{self.width} {self.height} {self.colour_space} {self.codec} {len(self.data)}\n"
         return head.encode() + self.data + (self.mask or b"")
 
-    @staticmethod
-    def load(blob: bytes) -> "PrintImage | None":
-        """A PrintImage from `dump`'s bytes, or None when they are not whole."""
-        try:
-            key, head, rest = blob.split(b"\n", 2)
-            w, h, space, codec, n = head.decode().split()
-            width, height, length = int(w), int(h), int(n)
-        except ValueError:
-            return None
-        if len(rest) < length or codec not in ("FlateDecode", "DCTDecode"):
-            return None
-        mask = rest[length:] or None
-        return PrintImage(key.decode(), width, height, space, codec, rest[:length], mask)
-
     def picture(self) -> Image.Image:
         """The image decoded back into a picture (L, LA, RGB or RGBA): for a PDF/X file, whose
         press colours are made from pixels."""
@@ -102,6 +92,55 @@ class PrintImage:
         if self.mask is not None:
             im.putalpha(Image.frombytes("L", size, zlib.decompress(self.mask)))
         return im
+
+
+@dataclass(frozen=True)
+class StoredImage:
+    """A PrintImage kept in a file (an image-store entry, in `dump`'s form): what a PDF needs
+    to know of it, and where its streams are, not the streams themselves."""
+
+    key: str
+    width: int
+    height: int
+    colour_space: str
+    codec: str
+    path: Path
+    data_at: int
+    data_length: int
+    mask_length: int
+
+    @staticmethod
+    def read(path: Path) -> "StoredImage | None":
+        """The entry at `path` as it describes itself, or None when it is not whole."""
+        try:
+            with open(path, "rb") as f:
+                head = f.read(HEAD_BYTES)
+                size = os.fstat(f.fileno()).st_size
+            key, line, _ = head.split(b"\n", 2)
+            w, h, space, codec, n = line.decode().split()
+            at, length = len(key) + len(line) + 2, int(n)
+        except (OSError, ValueError, UnicodeDecodeError):
+            return None
+        if size < at + length or codec not in ("FlateDecode", "DCTDecode"):
+            return None
+        return StoredImage(key.decode(), int(w), int(h), space, codec, path, at, length, size - at - length)
+
+    def loaded(self) -> PrintImage:
+        """The image with its streams read (OSError if the file went)."""
+        with open(self.path, "rb") as f:
+            f.seek(self.data_at)
+            data, mask = f.read(self.data_length), f.read(self.mask_length)
+        return PrintImage(self.key, self.width, self.height, self.colour_space, self.codec, data, mask or None)
+
+    def mask_bytes(self) -> bytes:
+        """The soft mask's stream (read from the file)."""
+        with open(self.path, "rb") as f:
+            f.seek(self.data_at + self.data_length)
+            return f.read(self.mask_length)
+
+    def picture(self) -> Image.Image:
+        """See PrintImage.picture."""
+        return self.loaded().picture()
 
 
 def resample(source: Rows, size: tuple[int, int], key: str) -> PrintImage:

@@ -238,6 +238,11 @@ class Converted(dict):
         self.settings = settings or printres.ImageSettings()
         self.store = ImageStore()
 
+    @property
+    def keeps_originals(self) -> bool:
+        """Whether files are drawn as they are, however fine (--keep-images)."""
+        return self.settings.keep
+
     def get(self, key, default=None):
         if key not in self and isinstance(key, str):
             if key.startswith(CONVERTED):

@@ -68,7 +68,7 @@ class PngRows:
         row_bytes = 1 + w * len(self.mode)      # a filter byte, then the row
         inflate, pending, above = zlib.decompressobj(), b"", None
         with open(self.path, "rb") as f:
-            compressed = _idat(f)
+            compressed = idat_blocks(f)
             for top in range(0, h, rows):
                 n = min(rows, h - top)
                 data, pending = _inflated(inflate, compressed, pending, n * row_bytes)
@@ -101,7 +101,7 @@ def _inflated(inflate, compressed: Iterator[bytes], pending: bytes, wanted: int)
     return (data, b"") if len(data) == wanted else (data[:wanted], data[wanted:])
 
 
-def _idat(f) -> Iterator[bytes]:
+def idat_blocks(f) -> Iterator[bytes]:
     """The compressed image data of the PNG open as `f`, a block at a time (its chunks'
     checksums were verified before)."""
     f.seek(8)
