@@ -252,7 +252,7 @@ class Converted(dict):
                 self[key] = self._printed(key)
         return super().get(key, default)
 
-    def _printed(self, key: str) -> printres.PrintImage:
+    def _printed(self, key: str) -> printres.PrintImage | printres.StoredImage:
         path, rel, target = self._made_of(key)
         name = self.store.name(path, target, self.settings)
 
@@ -261,7 +261,6 @@ class Converted(dict):
                 return printres.resample(source, target, key)
 
         return make() if name is None else self.store.made(name, key, make)
-
 
     def _made_of(self, key: str) -> tuple[Path, str, tuple[int, int]]:
         """(file, its path in the game folder, pixel size) of a resampled image's key."""

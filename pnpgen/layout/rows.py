@@ -86,7 +86,7 @@ class PngRows:
 
 
 def _inflated(inflate, compressed: Iterator[bytes], pending: bytes, wanted: int) -> tuple[bytes, bytes]:
-    """`wanted` bytes of the inflated stream (fewer at its end) and what is left over."""
+    """`wanted` bytes of the inflated stream and what is left over (a ValueError if it ends first)."""
     parts, have = [pending], len(pending)
     while have < wanted:
         more = inflate.unconsumed_tail or next(compressed, b"")
