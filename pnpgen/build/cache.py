@@ -354,6 +354,38 @@ class PageCache:
         self.db = self.new = None
 
 
+def prune_images(converted, store: Path, game: str) -> None:
+    """After a build of `game`: remove its resampled art (out/.cache/images) that no page the
+    page store at `store` keeps for its PDFs draws and that this build did not ask for
+    (`converted`: layout/resources.py's Converted, with its ImageStore)."""
+    if not converted.store.stale():
+        return
+    drawn = _images_drawn(store, game)
+    if drawn is not None:
+        converted.store.prune({name for name in map(converted.entry_name, drawn) if name is not None})
+
+
+def _images_drawn(path: Path, game: str) -> set[str] | None:
+    """The image keys (ops' `src`) of every page the store at `path` keeps for the PDFs of
+    `game`: the art its PDFs draw, whether this build wrote them or left them in place.
+    None when the store cannot be read (then nothing is known to be unused)."""
+    db = _open_store(path)
+    if db is None:
+        return None
+    prefix = f"{game}/"
+    found: set[str] = set()
+    try:
+        rows = db.execute("SELECT page.meta FROM used JOIN page ON page.key = used.key "
+                          "WHERE substr(used.pdf, 1, ?) = ?", (len(prefix), prefix))
+        for (meta,) in rows:
+            found.update(src for src in json.loads(meta)["images"] if isinstance(src, str))
+    except (sqlite3.Error, ValueError, KeyError, TypeError):
+        return None
+    finally:
+        db.close()
+    return found
+
+
 def _tables(db, schema: str = "") -> None:
     db.execute(f"CREATE TABLE IF NOT EXISTS {schema}page (key TEXT PRIMARY KEY, content BLOB, meta TEXT, "
                "checksum TEXT)")

@@ -13,7 +13,7 @@ from ..errors import InputError, Notice
 from ..game.loader import GameSource
 from ..layout.imagestore import ImageStore
 from .boards import build_board
-from .cache import PageCache
+from .cache import PageCache, prune_images
 from .decks import build_deck
 from .manifest import Manifest
 from .options import Options
@@ -46,8 +46,10 @@ def build_planned(plan: GamePlan, options: Options) -> list[Result]:
     cache = PageCache(options.out / ".cache" / "pages.sqlite" if options.cache else None, options.progress)
     book = Manifest(game) if options.manifest else None
     with image_store(options) as folder:
-        plan.resources.converted.store = ImageStore(folder)
+        plan.resources.converted.store = ImageStore(folder, game.id)
         _build_all(plan, outdir, options, cache, book, results)
+        if options.cache:
+            prune_images(plan.resources.converted, options.out / ".cache" / "pages.sqlite", game.id)
     return results
 
 

@@ -1,19 +1,23 @@
 """Image files checked before anything draws them: PNG or JPEG, at most MAX_PIXELS, and
-decoded whole once, so that a truncated or damaged file is an error naming it rather than
-a traceback, or grey where the picture stops. A file checked before and unchanged since (a
-preview redraws on every save) is not decoded again."""
+decoded to the end once, so that a truncated or damaged file is an error naming it rather
+than a traceback, or grey where the picture stops. A file checked before and unchanged since
+(a preview redraws on every save) is not decoded again. What can be is read a band of rows
+at a time (rows.py), never held whole."""
 
 from __future__ import annotations
 
 import os
 import struct
 import warnings
+import zlib
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Callable, Iterator
 
 from PIL import Image, ImageFile, JpegImagePlugin, PngImagePlugin
 
 from ..errors import LayoutError
+from .rows import PngRows, Rows, WholeImage, bandable
 
 MAX_BYTES = 50_000_000
 MAX_PIXELS = 40_000_000
@@ -22,9 +26,11 @@ one takes up to 160 MB and about a second."""
 Image.MAX_IMAGE_PIXELS = MAX_PIXELS        # Pillow's own guard: anything opened never decodes more
 ImageFile.LOAD_TRUNCATED_IMAGES = False    # (Pillow's default, relied on: a short file is an error)
 FORMATS = ("PNG", "JPEG")
+CHECK_ROWS = 256
+"""Rows a band when a file is only checked."""
 
 DAMAGED = (OSError, SyntaxError, ValueError, EOFError, struct.error, IndexError, KeyError, TypeError,
-           ZeroDivisionError, Image.DecompressionBombError)
+           ZeroDivisionError, Image.DecompressionBombError, zlib.error)
 """What Pillow's decoders raise on a damaged file."""
 
 _checked: dict[tuple, tuple[str, str, tuple[int, int]]] = {}   # (path, size, mtime) -> (format, mode, size)
@@ -33,7 +39,7 @@ _KEEP = 4096
 
 def check(path: Path, src: str) -> tuple[str, str, tuple[int, int]]:
     """(format, mode, (w, h) px) of the image at `path` (written `src` in the game), decoded
-    whole once; a LayoutError saying what is wrong with it otherwise."""
+    to the end once; a LayoutError saying what is wrong with it otherwise."""
     try:
         info = os.stat(path)
     except OSError as exc:
@@ -49,8 +55,12 @@ def check(path: Path, src: str) -> tuple[str, str, tuple[int, int]]:
 
 
 def _decode(path: Path, src: str) -> tuple[str, str, tuple[int, int]]:
-    with load(path, src) as im:
-        return im.format, im.mode, im.size
+    found = probe(path, src)
+    with load(path, src) as source:
+        if isinstance(source, _Named):
+            for _band in source.bands(CHECK_ROWS):
+                pass
+    return found
 
 
 def probe(path: Path, src: str) -> tuple[str, str, tuple[int, int]]:
@@ -65,18 +75,20 @@ def probe(path: Path, src: str) -> tuple[str, str, tuple[int, int]]:
     return fmt, mode, size
 
 
-def load(path: Path, src: str, at_least: tuple[int, int] | None = None) -> Image.Image:
-    """The image at `path` (written `src` in the game) decoded whole, every chunk's checksum
-    checked; a LayoutError saying what is wrong with it otherwise. (The caller closes it.)
-    `at_least`: the size it is wanted at, which a JPEG may be decoded at straight away (at
-    1/2, 1/4 or 1/8 of its size, no smaller than that)."""
+@contextmanager
+def load(path: Path, src: str, at_least: tuple[int, int] | None = None,
+         whole: Callable[[Image.Image], Image.Image] = lambda im: im) -> Iterator[Rows]:
+    """The image at `path` (written `src` in the game) to be read a band of rows at a time,
+    every chunk's checksum checked first; a LayoutError saying what is wrong with it otherwise,
+    now or while its bands are read. A PNG of 8-bit channels is decoded band by band as it is
+    read (rows.py); any other image is decoded whole now, into what `whole` makes of it (a
+    mode conversion), a JPEG at `at_least`, the size it is wanted at, where it can be (at 1/2,
+    1/4 or 1/8 of its size, no smaller than that)."""
+    banded, mode, size = _verified(path, src)
+    if banded:
+        yield _Named(PngRows(path, mode, size), path, src)
+        return
     with _reading(path, src):
-        with Image.open(path) as im:
-            fmt, size = im.format, im.size
-            if fmt not in FORMATS:
-                raise LayoutError(f"image '{src}' is {fmt}; use PNG or JPEG")
-            _refuse_if_huge(size, src)
-            im.verify()            # a PNG's chunks and their checksums, to the end of the file
         im = Image.open(path)
         try:
             if at_least is not None and im.format == "JPEG":
@@ -85,7 +97,42 @@ def load(path: Path, src: str, at_least: tuple[int, int] | None = None) -> Image
         except BaseException:
             im.close()
             raise
-        return im
+    made = whole(im)
+    if made is not im:
+        im.close()
+    try:
+        yield WholeImage(made)
+    finally:
+        made.close()
+
+
+def _verified(path: Path, src: str) -> tuple[bool, str, tuple[int, int]]:
+    """(whether it is read in bands, mode, size) of the image at `path`, a PNG's chunks and
+    their checksums checked to the end of the file; a LayoutError if it is no PNG or JPEG or
+    too large."""
+    with _reading(path, src):
+        with Image.open(path) as im:
+            fmt, mode, size = im.format, im.mode, im.size
+            if fmt not in FORMATS:
+                raise LayoutError(f"image '{src}' is {fmt}; use PNG or JPEG")
+            _refuse_if_huge(size, src)
+            banded = bandable(im)
+            im.verify()
+    return banded, mode, size
+
+
+class _Named:
+    """Rows whose reading errors are LayoutErrors naming the file (`src` in the game)."""
+
+    def __init__(self, rows: Rows, path: Path, src: str):
+        self.rows, self.path, self.src = rows, path, src
+        self.mode, self.size = rows.mode, rows.size
+
+    def bands(self, rows: int) -> Iterator[Image.Image]:
+        try:
+            yield from self.rows.bands(rows)
+        except DAMAGED as exc:
+            raise _damaged(self.src, exc) from None
 
 
 @contextmanager
@@ -103,8 +150,12 @@ def _reading(path: Path, src: str):
         _refuse_if_huge(header_size(path), src)
         raise LayoutError(f"image '{src}' is too large ({exc})") from None
     except DAMAGED as exc:
-        raise LayoutError(f"cannot read image '{src}': the file is damaged or cut short ({exc}); "
-                          "export it again as PNG or JPEG") from None
+        raise _damaged(src, exc) from None
+
+
+def _damaged(src: str, exc: Exception) -> LayoutError:
+    return LayoutError(f"cannot read image '{src}': the file is damaged or cut short ({exc}); "
+                       "export it again as PNG or JPEG")
 
 
 def _refuse_if_huge(size: tuple[int, int], src: str) -> None:

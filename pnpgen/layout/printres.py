@@ -16,16 +16,24 @@ from __future__ import annotations
 
 import io
 import math
+import os
 import zlib
 from dataclasses import dataclass
+from pathlib import Path
 
 from PIL import Image
+
+from .rows import Rows
 
 MM_PER_INCH = 25.4
 PHOTO_COLOURS = 4096
 JPEG_QUALITY = 92
 REDUCING_GAP = 1.5
 BAND_ROWS = 64
+HEAD_BYTES = 4096
+"""Enough of an entry file to hold its head (the key, a path in the game folder, and sizes)."""
+"""Rows of the reduced picture made from each band of the original."""
+PREMULTIPLIED = {"LA": "La", "RGBA": "RGBa"}
 
 
 @dataclass(frozen=True)
@@ -72,20 +80,6 @@ class PrintImage:
         head = f"{self.key}\n{self.width} {self.height} {self.colour_space} {self.codec} {len(self.data)}\n"
         return head.encode() + self.data + (self.mask or b"")
 
-    @staticmethod
-    def load(blob: bytes) -> "PrintImage | None":
-        """A PrintImage from `dump`'s bytes, or None when they are not whole."""
-        try:
-            key, head, rest = blob.split(b"\n", 2)
-            w, h, space, codec, n = head.decode().split()
-            width, height, length = int(w), int(h), int(n)
-        except ValueError:
-            return None
-        if len(rest) < length or codec not in ("FlateDecode", "DCTDecode"):
-            return None
-        mask = rest[length:] or None
-        return PrintImage(key.decode(), width, height, space, codec, rest[:length], mask)
-
     def picture(self) -> Image.Image:
         """The image decoded back into a picture (L, LA, RGB or RGBA): for a PDF/X file, whose
         press colours are made from pixels."""
@@ -100,9 +94,59 @@ class PrintImage:
         return im
 
 
-def resample(im: Image.Image, size: tuple[int, int], key: str) -> PrintImage:
-    """`im` (in a mode reportlab draws: L, LA, RGB or RGBA) resampled to `size`, encoded."""
-    small, alpha = _smaller(im, size)
+@dataclass(frozen=True)
+class StoredImage:
+    """A PrintImage kept in a file (an image-store entry, in `dump`'s form): what a PDF needs
+    to know of it, and where its streams are, not the streams themselves."""
+
+    key: str
+    width: int
+    height: int
+    colour_space: str
+    codec: str
+    path: Path
+    data_at: int
+    data_length: int
+    mask_length: int
+
+    @staticmethod
+    def read(path: Path) -> "StoredImage | None":
+        """The entry at `path` as it describes itself, or None when it is not whole."""
+        try:
+            with open(path, "rb") as f:
+                head = f.read(HEAD_BYTES)
+                size = os.fstat(f.fileno()).st_size
+            key, line, _ = head.split(b"\n", 2)
+            w, h, space, codec, n = line.decode().split()
+            at, length = len(key) + len(line) + 2, int(n)
+        except (OSError, ValueError, UnicodeDecodeError):
+            return None
+        if size < at + length or codec not in ("FlateDecode", "DCTDecode"):
+            return None
+        return StoredImage(key.decode(), int(w), int(h), space, codec, path, at, length, size - at - length)
+
+    def loaded(self) -> PrintImage:
+        """The image with its streams read (OSError if the file went)."""
+        with open(self.path, "rb") as f:
+            f.seek(self.data_at)
+            data, mask = f.read(self.data_length), f.read(self.mask_length)
+        return PrintImage(self.key, self.width, self.height, self.colour_space, self.codec, data, mask or None)
+
+    def mask_bytes(self) -> bytes:
+        """The soft mask's stream (read from the file)."""
+        with open(self.path, "rb") as f:
+            f.seek(self.data_at + self.data_length)
+            return f.read(self.mask_length)
+
+    def picture(self) -> Image.Image:
+        """See PrintImage.picture."""
+        return self.loaded().picture()
+
+
+def resample(source: Rows, size: tuple[int, int], key: str) -> PrintImage:
+    """The image `source` (in a mode reportlab draws: L, LA, RGB or RGBA) resampled to
+    `size`, encoded."""
+    small, alpha = _smaller(source, size)
     raw = small.tobytes()
     if is_photo(small):
         out = io.BytesIO()
@@ -120,35 +164,30 @@ def resample(im: Image.Image, size: tuple[int, int], key: str) -> PrintImage:
     return PrintImage(key, size[0], size[1], space, codec, data, mask)
 
 
-def _smaller(im: Image.Image, size: tuple[int, int]) -> tuple[Image.Image, Image.Image | None]:
-    """`im` at `size` without its alpha channel, and that channel (None when it is opaque
-    everywhere). Averaged down by a whole factor first (the last step, Lanczos, still shrinks
-    by at least REDUCING_GAP), the cheap way to resample a large image well. Transparency is
-    resampled premultiplied, so no colour bleeds from clear pixels."""
-    if im.mode not in ("LA", "RGBA"):
-        return im.resize(size, Image.Resampling.LANCZOS, reducing_gap=REDUCING_GAP), None
-    flat = "L" if im.mode == "LA" else "RGB"
-    opaque = im.getchannel("A").getextrema() == (255, 255)
-    factor = max(1, int(min(im.width / size[0], im.height / size[1]) / REDUCING_GAP))
-    small = _reduced(im, factor, flat if opaque else None).resize(size, Image.Resampling.LANCZOS)
-    if opaque:
+def _smaller(source: Rows, size: tuple[int, int]) -> tuple[Image.Image, Image.Image | None]:
+    """`source` at `size` without its alpha channel, and that channel (None when it is opaque
+    everywhere). Averaged down a band of rows at a time by a whole factor on each axis first
+    (the last step, Lanczos, still shrinks by at least REDUCING_GAP; Pillow's `reducing_gap`,
+    done so that the whole picture is never held); transparency premultiplied throughout, so
+    no colour bleeds from clear pixels."""
+    (w, h), mode = source.size, source.mode
+    fx = max(1, int(w / size[0] / REDUCING_GAP))
+    fy = max(1, int(h / size[1] / REDUCING_GAP))
+    work = PREMULTIPLIED.get(mode, mode)
+    reduced = Image.new(work, (-(-w // fx), -(-h // fy)))
+    opaque, top = True, 0
+    for band in source.bands(fy * BAND_ROWS):
+        if work != mode:
+            opaque = opaque and band.getchannel("A").getextrema() == (255, 255)
+            band = band.convert(work)
+        reduced.paste(band.reduce((fx, fy)) if fx > 1 or fy > 1 else band, (0, top // fy))
+        top += band.height
+    small = reduced.resize(size, Image.Resampling.LANCZOS, box=(0, 0, w / fx, h / fy))
+    if work == mode:
         return small, None
-    return small.convert(flat), small.getchannel("A")
-
-
-def _reduced(im: Image.Image, factor: int, mode: str | None) -> Image.Image:
-    """`im` averaged down by `factor` (and converted to `mode`, dropping an opaque alpha), a
-    band of rows at a time: a copy of a whole 12-megapixel picture would be another 50 MB."""
-    if factor == 1 and mode is None:
-        return im
-    out = Image.new(mode or im.mode, (-(-im.width // factor), -(-im.height // factor)))
-    step = factor * BAND_ROWS
-    for top in range(0, im.height, step):
-        part = im.crop((0, top, im.width, min(im.height, top + step)))
-        if mode is not None:
-            part = part.convert(mode)
-        out.paste(part.reduce(factor) if factor > 1 else part, (0, top // factor))
-    return out
+    small = small.convert(mode)
+    flat = "L" if mode == "LA" else "RGB"
+    return small.convert(flat), (None if opaque else small.getchannel("A"))
 
 
 def _flate_estimate(raw: bytes, row: int) -> int:

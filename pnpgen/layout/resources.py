@@ -238,6 +238,11 @@ class Converted(dict):
         self.settings = settings or printres.ImageSettings()
         self.store = ImageStore()
 
+    @property
+    def keeps_originals(self) -> bool:
+        """Whether files are drawn as they are, however fine (--keep-images)."""
+        return self.settings.keep
+
     def get(self, key, default=None):
         if key not in self and isinstance(key, str):
             if key.startswith(CONVERTED):
@@ -247,20 +252,36 @@ class Converted(dict):
                 self[key] = self._printed(key)
         return super().get(key, default)
 
-    def _printed(self, key: str) -> printres.PrintImage:
+    def _printed(self, key: str) -> printres.PrintImage | printres.StoredImage:
+        path, rel, target = self._made_of(key)
+        name = self.store.name(path, target, self.settings)
+
+        def make() -> printres.PrintImage:
+            with images.load(path, rel, target, _resamplable) as source:
+                return printres.resample(source, target, key)
+
+        return make() if name is None else self.store.made(name, key, make)
+
+    def _made_of(self, key: str) -> tuple[Path, str, tuple[int, int]]:
+        """(file, its path in the game folder, pixel size) of a resampled image's key."""
         rel, size = source_of(key)
         target = tuple(int(n) for n in size.split("x"))
         try:
             path = confined(self.root, rel, images.MAX_BYTES)
         except ValueError as exc:
             raise LayoutError(str(exc)) from None
-        name = self.store.name(path, target, self.settings)
+        return path, rel, target
 
-        def make() -> printres.PrintImage:
-            with images.load(path, rel, target) as im:
-                return printres.resample(_resamplable(im), target, key)
-
-        return make() if name is None else self.store.made(name, key, make)
+    def entry_name(self, key: str) -> str | None:
+        """The image store's name for a resampled image's key; None for another key, or
+        when its file cannot be read."""
+        if not (isinstance(key, str) and key.startswith(PRINTED)):
+            return None
+        try:
+            path, _rel, target = self._made_of(key)
+        except (LayoutError, ValueError):
+            return None
+        return self.store.name(path, target, self.settings)
 
 
 def _resamplable(im: PILImage.Image) -> PILImage.Image:

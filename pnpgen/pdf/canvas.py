@@ -17,6 +17,7 @@ from ..layout import svg
 from ..layout.layouter import ICON
 from ..layout.fingerprint import Fingerprints
 from .colour import PressColours
+from . import deferred
 from .flatten import Flattener
 from .replay import Entry, PageRecorder, compress_last_page, draw_image, end_form, end_transparency_group
 
@@ -323,6 +324,9 @@ class CardCanvas(Painter):
         c.setSubject(subject)
         super().__init__(c, forms, bleed, images, press)
         self.recorder = PageRecorder(c)
+        self.path = path
+        if press is None:     # (a PDF/X file's images are converted to the press's inks in memory)
+            deferred.attach(c, originals=getattr(images, "keeps_originals", False))
 
     # --- pages ----------------------------------------------------------------------------
     def card(self, slot, body, card_h, shape="rect"):
@@ -470,6 +474,9 @@ class CardCanvas(Painter):
 
     def save(self):
         self.c.save()
+        registry = deferred.of(self.c)
+        if registry is not None:
+            deferred.splice(self.path, registry)
 
 
 class BoardCanvas(CardCanvas):

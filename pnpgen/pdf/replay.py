@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from reportlab.pdfbase import pdfdoc, pdfmetrics
 from reportlab.pdfgen.canvas import Canvas, _digester
 
-from ..layout.printres import PrintImage
+from ..layout.printres import PrintImage, StoredImage
+from . import deferred
 
 MASK = "auto"
 
@@ -171,19 +172,34 @@ class PageRecorder:
 
 
 def draw_image(c: Canvas, image, x: float, y: float, w: float, h: float) -> None:
-    """Draw `image` (a file's path, an ImageReader or a PrintImage) over x, y, w, h (points)."""
-    if isinstance(image, PrintImage):
+    """Draw `image` (a file's path, an ImageReader, or a PrintImage or StoredImage) over x, y,
+    w, h (points). On a canvas whose images are deferred (deferred.py), a StoredImage's
+    streams, and with `originals` a file's, are written into the PDF once it is saved."""
+    if isinstance(image, (PrintImage, StoredImage)):
         _register(c, image)
         image = image.key
+    elif isinstance(image, str):
+        registry = deferred.of(c)
+        if registry is not None and registry.originals:
+            name = _digester(f"{image}{MASK}".encode("utf-8"))
+            if c._doc.idToObject.get(c._doc.getXObjectName(name)) is None:
+                deferred.register_original(c._doc, registry, image, name)
     c.drawImage(image, x, y, w, h, mask=MASK)
 
 
-def _register(c: Canvas, image: PrintImage) -> None:
+def _register(c: Canvas, image: PrintImage | StoredImage) -> None:
     """Put the image's XObject (and its soft mask's) into the document, once."""
     name = _digester(f"{image.key}{MASK}".encode("utf-8"))
     reg_name = c._doc.getXObjectName(name)
     if c._doc.idToObject.get(reg_name) is not None:
         return
+    if isinstance(image, StoredImage):
+        registry = deferred.of(c)
+        if registry is not None:
+            deferred.register_stored(c._doc, registry, image, name,
+                                     lambda: c._doc.getXObjectName(_digester(image.mask_bytes())))
+            return
+        image = image.loaded()
     xobject = _xobject(name, image.width, image.height, image.colour_space, image.codec, image.data)
     if image.mask is not None:
         smask = _xobject(_digester(image.mask), image.width, image.height, "DeviceGray", "FlateDecode", image.mask)
