@@ -191,7 +191,7 @@ def on_a_terminal(root: Path, *args: str) -> str:
 
 
 def test_a_long_build_and_export_show_a_progress_line_on_a_terminal_only(tmp_path):
-    make_game(tmp_path, GAME, deck(2000), {"face": FACE, "back": BACK})
+    make_game(tmp_path, GAME, deck(300), {"face": FACE, "back": BACK})    # (38 sheets: the line shows at the first)
     terminal = on_a_terminal(tmp_path, "build", "mini", "--no-cache")
     assert "\rmini/deck: " in terminal and "pages [" in terminal          # drawn in place, with its bar
     assert "drew out/mini/deck.pdf" in terminal                             # and the usual lines after it

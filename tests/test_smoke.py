@@ -1,5 +1,7 @@
 from pypdf import PdfReader
 
+from .clirun import pnpgen
+
 
 def test_swarm_decks_hold_every_card(built):
     results = {r.id: r for r in built["swarm"]}
@@ -13,12 +15,11 @@ def test_swarm_decks_hold_every_card(built):
 
 def test_credits_reach_the_pdf_and_list(built, project):
     import json
-    import subprocess
-    import sys
     main = next(r for r in built["swamp-monsters"] if r.id == "main")
     assert "reconstructed" in PdfReader(main.path).metadata.subject
-    out = subprocess.run([sys.executable, "-m", "pnpgen", "--root", str(project.root), "list", "--json"],
-                         capture_output=True, text=True, check=True).stdout
+    listed = pnpgen("--root", project.root, "list", "--json")
+    assert listed.returncode == 0, listed.stderr
+    out = listed.stdout
     games = {g["id"]: g for g in json.loads(out)}
     assert games["swamp-monsters"]["decks"][0]["cards"] == 69
     assert "reconstructed" in games["swamp-monsters"]["credits"]

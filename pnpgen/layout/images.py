@@ -68,11 +68,16 @@ def probe(path: Path, src: str) -> tuple[str, str, tuple[int, int]]:
     a file that is no PNG or JPEG, or too large (`load` finds the rest)."""
     with _reading(path, src):
         with Image.open(path) as im:
-            fmt, mode, size = im.format, im.mode, im.size
-    if fmt not in FORMATS:
-        raise LayoutError(f"image '{src}' is {fmt}; use PNG or JPEG")
-    _refuse_if_huge(size, src)
-    return fmt, mode, size
+            return _header(im, src)
+
+
+def _header(im: Image.Image, src: str) -> tuple[str, str, tuple[int, int]]:
+    """(format, mode, (w, h) px) of an opened image; a LayoutError for one that is no PNG or
+    JPEG, or too large."""
+    if im.format not in FORMATS:
+        raise LayoutError(f"image '{src}' is {im.format}; use PNG or JPEG")
+    _refuse_if_huge(im.size, src)
+    return im.format, im.mode, im.size
 
 
 @contextmanager
@@ -112,10 +117,7 @@ def _verified(path: Path, src: str) -> tuple[bool, str, tuple[int, int]]:
     too large."""
     with _reading(path, src):
         with Image.open(path) as im:
-            fmt, mode, size = im.format, im.mode, im.size
-            if fmt not in FORMATS:
-                raise LayoutError(f"image '{src}' is {fmt}; use PNG or JPEG")
-            _refuse_if_huge(size, src)
+            _, mode, size = _header(im, src)
             banded = bandable(im)
             im.verify()
     return banded, mode, size
