@@ -489,8 +489,9 @@ if __name__ == "__main__":
     main([int(a) for a in sys.argv[1:]] or [1000, 10000, 20000])
     memory()
     incremental()
-    art()
     boards()
     rulebooks()
     exports()
     spreadsheets()
+    art()     # last: reading its 1.35 GB --keep-images PDF grows this process, and a child started
+    #          after that (vfork) would report this process's size as its own peak
