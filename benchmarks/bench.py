@@ -296,35 +296,11 @@ def decode_seconds(paths: list[Path]) -> float:
 def finest_ppi(pdf: Path) -> tuple[float, int]:
     """The finest image in the PDF (pixels per inch at the size it is placed at, from the
     content streams' matrices) and how many images it places."""
-    import math
     from pypdf import PdfReader
-    from pypdf.generic import ContentStream
-    reader, finest, count = PdfReader(pdf), 0.0, 0
-
-    def walk(content, resources, ctm):
-        nonlocal finest, count
-        stack, xobjects = [], (resources or {}).get("/XObject") or {}
-        for operands, op in ContentStream(content, reader).operations:
-            if op == b"q":
-                stack.append(ctm)
-            elif op == b"Q":
-                ctm = stack.pop()
-            elif op == b"cm":
-                a, b, c, d, e, f = (float(v) for v in operands)
-                A, B, C, D, E, F = ctm
-                ctm = (a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D, e * A + f * C + E, e * B + f * D + F)
-            elif op == b"Do":
-                xobj = xobjects[operands[0]].get_object()
-                if xobj["/Subtype"] == "/Image":
-                    count += 1
-                    finest = max(finest, xobj["/Width"] * 72 / math.hypot(ctm[0], ctm[1]),
-                                 xobj["/Height"] * 72 / math.hypot(ctm[2], ctm[3]))
-                else:
-                    walk(xobj, xobj.get("/Resources"), ctm)
-
-    for page in reader.pages:
-        walk(page.get_contents(), page["/Resources"], (1.0, 0.0, 0.0, 1.0, 0.0, 0.0))
-    return finest, count
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))     # (the tests' PDF reader)
+    from tests.pdfread import placed_images, ppi
+    placed = placed_images(PdfReader(pdf))
+    return max(map(ppi, placed), default=0.0), len(placed)
 
 
 def art(n=100, repeat=3):

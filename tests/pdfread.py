@@ -3,6 +3,7 @@ operators; we track q/Q and cm) that reports card placements and stroked line se
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from pypdf import PdfReader
@@ -184,3 +185,38 @@ def filled_rects(reader: PdfReader, index: int, form: str | None = None) -> list
         elif op in ("n", "S"):     # a clip (re W n) or an outline: nothing filled
             pending = []
     return found
+
+
+def placed_images(reader: PdfReader) -> list[tuple]:
+    """(XObject, width px, height px, placed width pt, placed height pt, centre (x, y) pt) of
+    every image drawn, in forms too, from the content streams' matrices."""
+    out = []
+
+    def walk(content, resources, ctm):
+        stack = []
+        xobjects = (resources or {}).get("/XObject") or {}
+        for operands, op in ContentStream(content, reader).operations:
+            if op == b"q":
+                stack.append(ctm)
+            elif op == b"Q":
+                ctm = stack.pop()
+            elif op == b"cm":
+                ctm = mul(tuple(float(v) for v in operands), ctm)
+            elif op == b"Do":
+                xobj = xobjects[operands[0]].get_object()
+                if xobj["/Subtype"] == "/Image":
+                    a, b, c, d, e, f = ctm
+                    out.append((xobj, int(xobj["/Width"]), int(xobj["/Height"]), math.hypot(a, b), math.hypot(c, d),
+                                (e + (a + c) / 2, f + (b + d) / 2)))
+                else:
+                    m = tuple(float(v) for v in xobj.get("/Matrix", IDENTITY))
+                    walk(xobj, xobj.get("/Resources"), mul(m, ctm))
+
+    for page in reader.pages:
+        walk(page.get_contents(), page["/Resources"], IDENTITY)
+    return out
+
+
+def ppi(placed) -> float:
+    _, w, h, pw, ph, _ = placed
+    return max(w / (pw / 72), h / (ph / 72))

@@ -6,21 +6,19 @@ resampled art from out/.cache without decoding it; every image mode survives."""
 from __future__ import annotations
 
 import io
-import math
 import random
 
 import pypdfium2 as pdfium
 import pytest
 from PIL import Image, ImageChops, ImageDraw, ImageStat
 from pypdf import PdfReader
-from pypdf.generic import ContentStream
 
 from pnpgen.build import Options, Project, build_game
 from pnpgen.layout import images as image_files
 
 from .clirun import pnpgen
 from .minigame import make_game
-from .pdfread import IDENTITY, mul
+from .pdfread import placed_images, ppi
 
 GAME = "title: Art\ncode: ART\n"
 DECK = """name: Deck
@@ -69,41 +67,6 @@ def game_with(tmp_path, arts: dict[str, Image.Image | bytes], game: str = GAME, 
         else:
             art.save(folder / "art" / name)
     return folder
-
-
-def placed_images(reader: PdfReader) -> list[tuple]:
-    """(XObject, width px, height px, placed width pt, placed height pt, centre (x, y) pt) of
-    every image drawn, in forms too, from the content streams' matrices."""
-    out = []
-
-    def walk(content, resources, ctm):
-        stack = []
-        xobjects = (resources or {}).get("/XObject") or {}
-        for operands, op in ContentStream(content, reader).operations:
-            if op == b"q":
-                stack.append(ctm)
-            elif op == b"Q":
-                ctm = stack.pop()
-            elif op == b"cm":
-                ctm = mul(tuple(float(v) for v in operands), ctm)
-            elif op == b"Do":
-                xobj = xobjects[operands[0]].get_object()
-                if xobj["/Subtype"] == "/Image":
-                    a, b, c, d, e, f = ctm
-                    out.append((xobj, int(xobj["/Width"]), int(xobj["/Height"]), math.hypot(a, b), math.hypot(c, d),
-                                (e + (a + c) / 2, f + (b + d) / 2)))
-                else:
-                    m = tuple(float(v) for v in xobj.get("/Matrix", IDENTITY))
-                    walk(xobj, xobj.get("/Resources"), mul(m, ctm))
-
-    for page in reader.pages:
-        walk(page.get_contents(), page["/Resources"], IDENTITY)
-    return out
-
-
-def ppi(placed) -> float:
-    _, w, h, pw, ph, _ = placed
-    return max(w / (pw / 72), h / (ph / 72))
 
 
 def codec(xobj) -> str:

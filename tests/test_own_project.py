@@ -14,7 +14,7 @@ from pypdf import PdfReader
 from .clirun import pnpgen
 from .pdfread import MM, page_geometry, page_texts
 from .sheetfiles import write_xlsx
-from .test_image_resolution import placed_images, ppi
+from .pdfread import placed_images, ppi
 from .test_opacity import alphas
 
 GAME = """title: Lanterns
