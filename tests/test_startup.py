@@ -52,3 +52,34 @@ def test_the_readers_come_in_when_used(module):
     loaded = _imported_after(f"import {module} as m\n"
                              "getattr(m, 'check_faces', None) or m._import_readers()")
     assert {"numpy", "colorspacious"} <= loaded if module == "pnpgen.printcheck" else "svglib" in loaded
+
+
+def _process(*args, **kw) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pnpgen", *map(str, args)], capture_output=True, text=True, **kw)
+
+
+def test_the_process_ends_with_the_commands_status_and_all_its_output(tmp_path):
+    """`python -m pnpgen` ends the process as soon as the command is done (pnpgen/__main__.py):
+    its output is all there when read through a pipe, the PDF and manifest are in place, and
+    the exit status is the command's: 0 built, 2 bad input."""
+    make_game(tmp_path, GAME, DECK, {"card": CARD, "back": BACK})
+    built = _process("--root", tmp_path, "build")
+    assert built.returncode == 0, built.stderr
+    assert built.stdout.rstrip().endswith(str(tmp_path / "out" / "mini"))      # (the summary's last words)
+    pdf = (tmp_path / "out" / "mini" / "deck.pdf").read_bytes()
+    assert pdf.startswith(b"%PDF") and pdf.rstrip().endswith(b"%%EOF")
+    assert json.loads((tmp_path / "out" / "mini" / "manifest.json").read_text())["decks"]
+    listed = _process("--root", tmp_path, "list")
+    assert listed.returncode == 0 and listed.stdout.startswith("mini: Plain (PLN), 12 cards")
+    (tmp_path / "templates" / "mini" / "card.yaml").write_text(CARD.replace("size: 12", "size: twelve"))
+    bad = _process("--root", tmp_path, "build")
+    assert bad.returncode == 2 and "card.yaml:" in bad.stderr and "Traceback" not in bad.stderr
+    assert _process("--root", tmp_path / "nowhere", "build").returncode == 2
+
+
+def test_a_reader_that_stops_early_ends_it_quietly(tmp_path):
+    """`pnpgen list | head -1`: the reader goes away; the command ends with no traceback."""
+    make_game(tmp_path, GAME, DECK, {"card": CARD, "back": BACK})
+    shell = f"{sys.executable} -m pnpgen --root {tmp_path} list | head -c 5"
+    ran = subprocess.run(["bash", "-c", shell], capture_output=True, text=True, timeout=60)
+    assert ran.stdout == "mini:" and "Traceback" not in ran.stderr
