@@ -3,7 +3,10 @@ the command line of pnpgen.cli, run the way a short-lived command runs fastest.
 
 - Python's cyclic garbage collector is held off while the modules load (start-up makes no
   garbage worth a collection, yet pays for a hundred passes over a growing heap), and what
-  start-up made is then frozen out of later collections, since it lives to the end.
+  start-up made is then frozen out of later collections, since it lives to the end; after
+  that the youngest generation is collected every 50,000 new objects, not every 700 (the
+  build makes few cycles, and at 10,000 cards the default cost the build 0.14 s in 230
+  passes, with no less memory at its peak).
 - Once the command is done and its output flushed, the process ends at once with its exit
   status, rather than freeing every object and module one by one first. Every file a command
   writes is closed, renamed into place and its worker processes joined before it returns,
@@ -15,6 +18,9 @@ import gc
 import os
 import sys
 
+YOUNG = 50_000
+"""New objects between two collections of the youngest generation (Python's default is 700)."""
+
 
 def run() -> None:
     """Run the command line with sys.argv, then end the process with its exit status."""
@@ -24,6 +30,7 @@ def run() -> None:
     finally:
         gc.enable()
     gc.freeze()
+    gc.set_threshold(YOUNG, *gc.get_threshold()[1:])
     try:
         main()
     except SystemExit as exc:
