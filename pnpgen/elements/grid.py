@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Literal
 
-from ..maps import gridmap
 from .. import ops
 from ..errors import LayoutError
 from .base import Coord, Dash, Element, Opacity, faded, number
@@ -58,6 +57,7 @@ class Grid(Element):
     '#rrggbbaa' colour's own transparency."""
 
     def ops(self, ctx):
+        from ..maps import gridmap     # (only a card that draws a map reads one)
         cells = ctx.value(self.cells)
         walls = ctx.value(self.walls) if self.walls is not None else []
         try:

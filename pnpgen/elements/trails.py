@@ -7,7 +7,6 @@ hub large, with its name. The rules-check reads the same data with the same pars
 from __future__ import annotations
 
 from .. import fonts, ops
-from ..maps import trailmap
 from ..errors import LayoutError
 from .base import Coord, Element, number
 from .text import PT, Text
@@ -75,6 +74,7 @@ class Trails(Element):
     """Colour of the circle numbers."""
 
     def ops(self, ctx):
+        from ..maps import trailmap    # (only a trail board reads one)
         places, trails = ctx.value(self.places), ctx.value(self.trails)
         try:
             tm = trailmap.parse(places, trails)

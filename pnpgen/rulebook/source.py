@@ -21,9 +21,9 @@ from reportlab.pdfbase import pdfmetrics
 from ..errors import InputError, Notice
 from ..expr import BudgetExceeded, environment
 from ..sources.validation import Schema
+from . import FILE
 from .facts import Facts, RefError
 
-FILE = "rulebook.md"
 MAX_BYTES = 1_000_000
 
 
