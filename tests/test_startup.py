@@ -4,6 +4,7 @@ shapely for polygon packing, pypdf for PDF/X and booklets, pdfium for flattening
 with the first file or check that uses them."""
 
 import json
+import os
 import subprocess
 import sys
 
@@ -40,6 +41,18 @@ def test_cli_start_up_leaves_heavy_readers_out():
     loaded = _imported_after("import pnpgen.cli.main")
     assert "pnpgen.build" in loaded          # (the probe imported the command line for real)
     assert not [name for name in LAZY + NOT_AT_START if name in loaded]
+
+
+def test_the_process_has_pydantic_look_for_no_plugins():
+    """The pnpgen process turns pydantic's plugin search off (it reads every installed
+    distribution's metadata), unless the user set PYDANTIC_DISABLE_PLUGINS."""
+    probe = ("import os, sys, pnpgen.__main__ as m\nsys.argv = ['pnpgen', '--version']\n"
+             "m._exit = lambda code: print(os.environ['PYDANTIC_DISABLE_PLUGINS'])\nm.run()")
+    assert subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
+                          env={**os.environ, "PYDANTIC_DISABLE_PLUGINS": ""}).stdout.splitlines()[-1] == ""
+    env = {k: v for k, v in os.environ.items() if k != "PYDANTIC_DISABLE_PLUGINS"}
+    assert subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
+                          env=env).stdout.splitlines()[-1] == "__all__"
 
 
 def test_a_plain_build_leaves_heavy_readers_out(tmp_path):
