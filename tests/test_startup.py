@@ -18,7 +18,8 @@ LAZY = ["pypdf", "pypdfium2", "numpy", "colorspacious", "svglib", "lxml", "shape
         # parsers, the rulebook, custom sheet layouts, packing shapes, art readers, PDF/X colour
         "pnpgen.build.boards", "pnpgen.printcheck", "pnpgen.sheets.tile", "pnpgen.sheets.seams",
         "pnpgen.maps", "pnpgen.rulebook.source", "pnpgen.sheets.custom_layout", "pnpgen.sheets.polypack",
-        "PIL.PngImagePlugin", "PIL.JpegImagePlugin", "PIL.ImageCms"]
+        "PIL.PngImagePlugin", "PIL.JpegImagePlugin", "PIL.ImageCms",
+        "multiprocessing"]      # (a deck of a few sheets is drawn without worker processes)
 NOT_AT_START = ["difflib"]
 """Imported only when a name is misspelt (click imports it too, to parse a short option such as -q)."""
 
