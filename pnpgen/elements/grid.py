@@ -2,7 +2,7 @@
 list of walls, written as docs/maps.md describes), with walls on the grid lines and an
 icon for each symbol. The rules-check reads the same data with the same parser."""
 
-from __future__ import annotations
+# (no "from __future__ import annotations" where models are made: see sources.validation.Schema)
 
 from typing import Literal
 

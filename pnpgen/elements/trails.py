@@ -4,7 +4,7 @@ plain spaces, written as docs/maps.md describes. Trails are drawn as lines with 
 spaces strung along them; a town as a ring of numbered red circles with its name beside; the
 hub large, with its name. The rules-check reads the same data with the same parser."""
 
-from __future__ import annotations
+# (no "from __future__ import annotations" where models are made: see sources.validation.Schema)
 
 from .. import fonts, ops
 from ..errors import LayoutError

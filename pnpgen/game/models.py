@@ -2,7 +2,7 @@
 with its validator and a docstring under it, so the schema documents itself (see
 `pnpgen schema`) and every error names the key it is about."""
 
-from __future__ import annotations
+# (no "from __future__ import annotations" where models are made: see sources.validation.Schema)
 
 import math
 import re

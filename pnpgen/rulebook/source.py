@@ -4,7 +4,7 @@ environment against the game's facts; the result is Markdown, and a line map tha
 each line of it back to the source line it came from, so that later stages can say
 `rulebook.md:line:` too."""
 
-from __future__ import annotations
+# (no "from __future__ import annotations" where models are made: see sources.validation.Schema)
 
 import difflib
 from dataclasses import dataclass
