@@ -81,7 +81,7 @@ class Text(Element):
 
     def _layout(self, content, ctx, notes):
         regular = ctx.font(self.font)
-        bold = ctx.bold_of(regular)
+        bold = ctx.bold_of(regular) if "**" in content else regular   # (only `**` turns to it)
         boxw, boxh = (self.h, self.w) if self.rotate % 180 == 90 else (self.w, self.h)
         paragraphs = [_words(p, regular, bold, ctx, notes) for p in content.split("\n")]
         space = _unit_width(" ", regular)
@@ -227,7 +227,8 @@ def _in_fonts(piece, key, ctx, notes):
 
 
 def _word_width(word):
-    return sum(p[3] for p in word)
+    """A word's width at size 1 (a one-piece word's is its piece's: the sum would be the same)."""
+    return word[0][3] if len(word) == 1 else sum(p[3] for p in word)
 
 
 def _wrap(paragraphs, max_units, space, wrap):
@@ -250,7 +251,7 @@ def _wrap(paragraphs, max_units, space, wrap):
 
 
 def _line_width(line, space):
-    return sum(_word_width(w) for w in line) + space * max(0, len(line) - 1)
+    return sum(map(_word_width, line)) + space * max(0, len(line) - 1)
 
 
 def _cut_to_fit(lines, size, boxw, boxh, asc, desc, leading, space, key):
@@ -304,7 +305,7 @@ def _fits(lines, size, boxw, boxh, asc, desc, leading, space):
         return False
     limit = boxw / PT / size + 1e-9
     for line in lines:
-        width = sum(_word_width(w) for w in line) + space * max(0, len(line) - 1)
+        width = sum(map(_word_width, line)) + space * max(0, len(line) - 1)
         if width > limit:
             return False
     return True

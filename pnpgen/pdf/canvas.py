@@ -19,6 +19,7 @@ from ..layout.fingerprint import Fingerprints
 from .colour import PressColours
 from . import deferred
 from .flatten import Flattener
+from .textruns import MM, TextRuns
 from .replay import Entry, PageRecorder, compress_last_page, draw_image, end_form, end_transparency_group
 
 @dataclass
@@ -33,7 +34,6 @@ class SheetPage:
     slug: tuple | None = None     # (sheet, text)
 
 
-MM = 72 / 25.4
 GROUP_REACH = 2000 * MM
 """Half the side of a translucent group's form box, points: more than anything drawn reaches."""
 rl_config.useA85 = 0  # binary streams: smaller files, same content
@@ -68,6 +68,7 @@ class Painter:
         """Whether the page being drawn placed a translucent group of its own (outside the
         shared forms): its form is defined with the page, so a later PDF cannot replay the page."""
         self._prints: Fingerprints | None = None
+        self._runs = TextRuns(c)
         self.flattener = None if press is None else Flattener(   # PDF/X: see-through faces flattened
             c, press, lambda rgb: Painter(rgb, forms, bleed, images), forms, self.images, bleed)
 
@@ -278,23 +279,9 @@ class Painter:
             c.translate(op.cx * MM, (card_h - op.cy) * MM)
             c.rotate(op.rotate)
             c.translate(-op.cx * MM, -(card_h - op.cy) * MM)
-        size = op.size
         t = c.beginText()
         t.setFillColor(op.color if op.color is not None else MARK_COLOR)
-        font, icons = None, []
-        for lx, baseline, runs in op.lines:
-            y = (card_h - baseline) * MM
-            for run in runs:
-                x = (lx + run.x) * MM
-                if run.icon:
-                    icons.append((x, y, run))
-                    continue
-                if run.font != font:
-                    font = run.font
-                    t.setFont(font, size)
-                t.setTextOrigin(x, y)
-                t.textOut(run.text)
-        c.drawText(t)
+        icons = self._runs.draw(t, op, card_h)
         if icons and alpha < 1:
             c.setStrokeAlpha(alpha)   # (the fill's is the text's already): icons fade with their text
         for x, y, run in icons:
