@@ -131,12 +131,12 @@ def test_loading_and_planning_read_the_card_table_not_each_card(tmp_path, monkey
     and the others numbered on in deck order, skipping them."""
     _game(tmp_path, cards=300, pinned={4: 2, 10: 500})
     made = []
-    getitem = CardTable.__getitem__
+    row = CardTable.row     # (where an entry's data is made: indexing the table, or iterating the cards)
 
     def counted(self, i):
         made.append(i)
-        return getitem(self, i)
-    monkeypatch.setattr(CardTable, "__getitem__", counted)
+        return row(self, i)
+    monkeypatch.setattr(CardTable, "row", counted)
     game = load(Project(tmp_path), "mini")
     plan = plan_game(game)
     assert made == []

@@ -2,10 +2,10 @@
 rebuild can find what it learnt about the page last time (its facts: facts.py) and the page
 itself in the build cache before doing any work for it.
 
-A page's input key hashes its cards' keys with the page's geometry (slots, marks, cuts, the
-slug line and its text). A card's key hashes what a template sees of it (its code, copy,
-count, entry, templates and field values: docs/reference.md, "variables") with the deck's
-settings (everything in its file but the cards) and the environment: pnpgen's code, the
+A page's input key hashes its cards with the page's geometry (slots, marks, cuts, the slug
+line and its text), the deck's settings (everything in its file but the cards) and the
+environment. Of a card it takes what a template sees (its code, copy, count, entry,
+templates and field values: docs/reference.md, "variables"); the environment is pnpgen's code, the
 libraries it lays out and draws with, every template the game loads, game.yaml, and every
 other file in the game folder but its decks, card sheets, boards, rules and rulebook, each known by its
 path, size and modification time (500 MB of art is not read each build). Anything else a
@@ -15,6 +15,7 @@ out from the same inputs and prints the same."""
 from __future__ import annotations
 
 import hashlib
+import marshal
 import os
 import sys
 from pathlib import Path
@@ -25,9 +26,11 @@ import pydantic
 import reportlab
 
 from .. import fonts
+from ..game.expand import plain
 from ..game.loader import GameSource
+from ..sheets.impose import Sheet
 from .cache import FORMAT
-from .pages import DeckSheets, SheetPlan
+from .pages import DeckSheets
 from .plan import DeckPlan
 
 NOT_READ_BY_CARDS = ("decks", "boards", "rules.yaml", "rulebook.md")
@@ -100,45 +103,43 @@ class InputKeys:
         self._pack = bool(source.deck.pack)
         self._geometry: dict[tuple, tuple[bytes, bytes]] = {}
 
-    def card(self, card) -> bytes:
-        """A card's key: everything its faces are laid out from."""
-        entry = card.entry
-        h = self.base.copy()
-        h.update(f"{entry.index}\0{card.code}\0{card.copy}\0{entry.count}\0{card.front}\0{card.back}\0"
-                 f"{card.unique_back}\0{entry.fields!r}".encode())
-        return h.digest()
-
-    def pages(self, plan: SheetPlan, slugs: list[str]) -> list[str]:
-        """The input keys of a sheet's front page and (when the deck has backs) back page;
-        `slugs`: their slug lines' text."""
-        front_geometry, back_geometry = self.geometry(plan)
-        cards = [self.card(c) for c in plan.cards]
-        front = hashlib.sha256(front_geometry + slugs[0].encode() + b"".join(cards)).hexdigest()
+    def sheet(self, sheet: Sheet, cards, slugs: list[str]) -> list[str]:
+        """The input keys of the front page and (when the deck has backs) the back page of a
+        sheet holding `cards` (a run of the deck's cards, or a list of them); `slugs`: their
+        slug lines' text. Worked out from the cards' plain tuples (game/expand.py), so nothing
+        is laid out or even made for a sheet whose pages the build cache knows."""
+        parts = plain(cards)
+        front_geometry, back_geometry = self.geometry(sheet, len(parts))
+        front = hashlib.sha256(front_geometry + _packed((slugs[0], parts))).hexdigest()
         if len(slugs) == 1:
             return [front]
-        backs = [self._back(c, key) for c, key in zip(plan.cards, cards)]
-        back = hashlib.sha256(back_geometry + slugs[1].encode() + b"".join(backs)).hexdigest()
+        backs = [part if part[5] is not None and (part[6] or self._pack) else part[5] is not None
+                 for part in parts]     # its own back; True: the deck's common back; False: none
+        back = hashlib.sha256(back_geometry + _packed((slugs[1], backs))).hexdigest()
         return [front, back]
 
-    def _back(self, card, key: bytes) -> bytes:
-        """What a card puts on its sheet's back page: nothing, the deck's common back, or its own."""
-        if card.back is None:
-            return b"-"
-        if not card.unique_back and not self._pack:
-            return b"c"
-        return key
-
-    def geometry(self, plan: SheetPlan) -> tuple[bytes, bytes]:
-        """What a sheet's front and back pages are made from besides their cards: the game and
-        the deck (`digest`: a back page of common backs has no card key), slots, marks, cuts,
-        where the slug goes. The same for every full sheet of a deck, so worked out once."""
-        sheet, n = plan.sheet, len(plan.cards)
+    def geometry(self, sheet: Sheet, n: int) -> tuple[bytes, bytes]:
+        """What the front and back pages of a sheet of `n` cards are made from besides their
+        cards: the game and the deck (`digest`: a back page of common backs has no card key),
+        slots, marks, cuts, where the slug goes. The same for every full sheet of a deck, so
+        worked out once."""
         key = (id(sheet), n)
         found = self._geometry.get(key)
         if found is None:
+            fronts, backs = sheet.slots_for(n, self.sheets.offset)    # (as the sheet's plan has them)
             common = self.digest.encode() + repr((self.sheets.page, sheet.slug, sheet.bleed)).encode()
-            front = repr((plan.fronts, sheet.ticks_for(n), sheet.marks_for(n), sheet.cuts_for(n) if self._pack else ()))
-            back = repr(plan.backs)
+            front = repr((fronts, sheet.ticks_for(n), sheet.marks_for(n), sheet.cuts_for(n) if self._pack else ()))
             found = self._geometry[key] = (hashlib.sha256(common + front.encode()).digest(),
-                                           hashlib.sha256(common + back.encode()).digest())
+                                           hashlib.sha256(common + repr(backs).encode()).digest())
         return found
+
+
+def _packed(value) -> bytes:
+    """`value` (plain values: text, numbers, None, tuples and lists of them) as bytes that tell
+    apart any two values that differ, types included: marshal's version 2, which writes each
+    value out in full (no references to values met before, so equal values always give the
+    same bytes); the repr of a value marshal cannot write (a date in a list field)."""
+    try:
+        return b"m" + marshal.dumps(value, 2)
+    except ValueError:
+        return b"r" + repr(value).encode()

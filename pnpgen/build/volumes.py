@@ -26,7 +26,7 @@ from .cache import PageCache, PageKeys, charset, font_key, page_images
 from .facts import FactFinder, PageFacts, fonts_ready, read
 from .inputs import InputKeys
 from .manifest import DeckRecord
-from .pages import DeckSheets, PageMaker, Slug, notices, sheet_plans
+from .pages import BACK, FRONT, DeckSheets, PageMaker, Slug, notices, sheet_plans
 from .plan import DeckPlan
 
 
@@ -145,13 +145,8 @@ class DeckWriter:
     def _prepare(self, volume: Volume) -> VolumeWork:
         """The volume's facts (kept or found now: here or by workers), its font set, its drawn
         pages' keys and whether its file stays; workers started for the pages to draw."""
-        plans = sheet_plans(self.sheets, volume.runs, volume.first_sheet, volume.index)
-        keys = [None] * (len(plans) * self.per_sheet)
-        if self.inputs is not None:
-            sides = range(self.per_sheet)
-            keys = [k for plan in plans
-                    for k in self.inputs.pages(plan, [self.maker.slug_text(plan, side) for side in sides])]
-        work = VolumeWork(volume, plans, keys, self._recall(keys))
+        keys = self._keys(volume) if self.inputs is not None else [None] * (len(volume.runs) * self.per_sheet)
+        work = VolumeWork(volume, [None] * len(volume.runs), keys, self._recall(keys))
         missing = [p for p, facts in enumerate(work.facts) if facts is None]
         work.shared = self._fork(work, missing)
         if work.shared is None:
@@ -176,12 +171,21 @@ class DeckWriter:
         work.facts = work.plans = []    # (taken in: a long deck holds one volume's facts and cards at once)
         return work
 
+    def _keys(self, volume: Volume) -> list[str]:
+        """Each page's input key, from the cards of the volume's sheets (none laid out, or made)."""
+        sides, slug, keys = (FRONT, BACK)[:self.per_sheet], self.maker.slug, []
+        for j, (sheet, cards) in enumerate(volume.runs):
+            number = volume.first_sheet + j      # (as the sheet's plan has it: sheet_plans)
+            keys += self.inputs.sheet(sheet, cards, [slug.text(number, side, volume.index) for side in sides])
+        return keys
+
     def _take_in(self, work: VolumeWork) -> None:
         """The volume's warnings and manifest rows, from its pages' facts in page order. (The
         next volume is prepared before this one's PDF is written, never before this.)"""
         deck_path = self.deck.source.doc.path
         for p, facts in enumerate(work.facts):
-            self.deck.layouter.absorb(notices(facts.warnings, work.plans[p // self.per_sheet], deck_path))
+            if facts.warnings:
+                self.deck.layouter.absorb(notices(facts.warnings, self._where(work, p)[0], deck_path))
         if self.record is not None:
             self.record.file(work.volume.target.name)
             for p, facts in enumerate(work.facts):
@@ -189,13 +193,22 @@ class DeckWriter:
             self.record.finish()
 
     def _where(self, work: VolumeWork, p: int):
-        """The sheet plan and side of page `p` of a volume (planned again once the volume's plans
-        are let go)."""
+        """The sheet plan and side of page `p` of a volume: planned when first asked for (a
+        sheet whose pages the cache knows is never planned), and again once the volume's plans
+        are let go."""
         j, volume = p // self.per_sheet, work.volume
-        if work.plans:
-            return work.plans[j], p % self.per_sheet
-        (plan,) = sheet_plans(self.sheets, volume.runs[j:j + 1], volume.first_sheet + j, volume.index)
+        plan = work.plans[j] if work.plans else None
+        if plan is None:
+            (plan,) = sheet_plans(self.sheets, volume.runs[j:j + 1], volume.first_sheet + j, volume.index)
+            if work.plans:
+                work.plans[j] = plan
         return plan, p % self.per_sheet
+
+    def _planned(self, work: VolumeWork) -> None:
+        """Every sheet of the volume planned (as workers find them)."""
+        for j, plan in enumerate(work.plans):
+            if plan is None:
+                self._where(work, j * self.per_sheet)
 
     def _recall(self, keys: list) -> list[PageFacts | None]:
         """The facts the cache keeps for each page, None where it has none this build can use."""
@@ -219,6 +232,7 @@ class DeckWriter:
         count = workers.worker_count(len(pages) // self.per_sheet, self.wanted)
         if count <= 1:
             return None
+        self._planned(work)
         shared = workers.Shared(workers.shares(pages, count))
         try:
             for part in shared.parts:

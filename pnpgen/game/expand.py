@@ -6,14 +6,17 @@ from array import array
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import repeat
 
 from ..errors import InputError, Problem
 from .loader import CardData, DeckSource, GameSource
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class PrintCard:
-    """One physical card: the entry it comes from, which copy it is, and its code."""
+    """One physical card: the entry it comes from, which copy it is, and its code. Read only
+    (not frozen: a frozen dataclass takes twice as long to make, and a long deck's cards are
+    made again for each sheet they are laid out on)."""
 
     entry: CardData
     code: str
@@ -99,17 +102,20 @@ class PrintCards(Sequence):
         return self._card(self.deck.cards[j], at - self.starts[j] + 1)
 
     def __iter__(self):
-        if self.lo >= self.hi:
+        at, hi, starts = self.lo, self.hi, self.starts
+        if at >= hi:
             return
-        at = self.lo
-        j = bisect_right(self.starts, at) - 1
-        while at < self.hi:
-            entry = self.deck.cards[j]
-            for n in range(at - self.starts[j] + 1, entry.count + 1):
-                yield self._card(entry, n)
-                at += 1
-                if at >= self.hi:
-                    return
+        j = bisect_right(starts, at) - 1
+        row, numbers, prefix = self.deck.cards.row, self.numbers, self.prefix
+        while at < hi:
+            start = starts[j]
+            entry = row(j)
+            last = min(entry.count, hi - start)     # (its last copy in this run)
+            if start + last > at:
+                code, front, (back, unique) = f"{prefix}-{numbers[j]:03d}", entry.template, self._back(entry.back)
+                for n in range(at - start + 1, last + 1):
+                    yield PrintCard(entry, code, n, front, back, unique)
+                at = start + last
             j += 1
 
     def __repr__(self) -> str:
@@ -125,6 +131,24 @@ class PrintCards(Sequence):
         rows = zip(cards.counts[first:last], cards.templates[first:last], cards.backs[first:last])
         return {(front,) + self._back(back) for count, front, back in set(rows) if count}
 
+    def plain(self) -> list[tuple]:
+        """These cards as `plain` tuples, made straight from the card table's columns (no
+        CardData or PrintCard is made)."""
+        at, hi, starts = self.lo, self.hi, self.starts
+        if at >= hi:
+            return []
+        first, last = bisect_right(starts, at) - 1, bisect_right(starts, hi - 1)
+        table, prefix, numbers, out = self.deck.cards, self.prefix, self.numbers, []
+        values = zip(*(column[first:last] for column in table.values)) if table.values else repeat(())
+        for j, count, front, own, fields in zip(range(first, last), table.counts[first:last],
+                                                table.templates[first:last], table.backs[first:last], values):
+            start = starts[j]
+            copies = range(max(1, at - start + 1), min(count, hi - start) + 1)
+            if copies:
+                code, (back, unique) = f"{prefix}-{numbers[j]:03d}", self._back(own)
+                out += [(j, code, n, count, front, back, unique, fields) for n in copies]
+        return out
+
     def _back(self, own: str | None) -> tuple[str | None, bool]:
         common = self.deck.deck.back
         if own:
@@ -136,6 +160,16 @@ class PrintCards(Sequence):
     def _card(self, entry: CardData, n: int) -> PrintCard:
         code = f"{self.prefix}-{self.numbers[entry.index]:03d}"
         return PrintCard(entry, code, n, entry.template, *self._back(entry.back))
+
+
+def plain(cards) -> list[tuple]:
+    """Each card as a plain tuple of what its faces are made from: (entry index, code, copy,
+    count, front, back, unique back, its field values in the deck's order). A deck's
+    PrintCards makes them off its card table, a list (a reprint's chosen cards) card by card."""
+    if isinstance(cards, PrintCards):
+        return cards.plain()
+    return [(c.entry.index, c.code, c.copy, c.entry.count, c.front, c.back, c.unique_back,
+             tuple(c.entry.fields.values())) for c in cards]
 
 
 def looks(cards) -> set[tuple[str, str | None, bool]]:

@@ -52,14 +52,20 @@ class CardTable(Sequence):
     def append(self, card: CardData) -> None:
         if card.index != len(self.counts) or tuple(card.fields) != self.names:
             raise ValueError("cards are appended in deck order, with the deck's fields")
-        for column, value in zip(self.values, card.fields.values()):
+        self.add(card.fields.values(), card.line, card.count, card.template, card.back, card.number,
+                 card.own_template)
+
+    def add(self, values, line: int | None, count: int, template: str, back: str | None, number: int | None,
+            own: bool) -> None:
+        """The next card entry, its field `values` in the order of the deck's fields."""
+        for column, value in zip(self.values, values):
             column.append(value)
-        self.lines.append(card.line or 0)
-        self.counts.append(card.count)
-        self.numbers.append(card.number or 0)
-        self.templates.append(card.template)
-        self.backs.append(card.back)
-        self.own.append(card.own_template)
+        self.lines.append(line or 0)
+        self.counts.append(count)
+        self.numbers.append(number or 0)
+        self.templates.append(template)
+        self.backs.append(back)
+        self.own.append(own)
 
     def __len__(self) -> int:
         return len(self.counts)
@@ -75,6 +81,10 @@ class CardTable(Sequence):
             i += len(self)
         if not 0 <= i < len(self):
             raise IndexError("card index out of range")
+        return self.row(i)
+
+    def row(self, i: int) -> CardData:
+        """Entry `i` (0 <= i < len), made afresh."""
         return CardData(i, self.lines[i] or None, {n: col[i] for n, col in zip(self.names, self.values)},
                         self.counts[i], self.templates[i], self.backs[i], self.numbers[i] or None, bool(self.own[i]))
 
@@ -489,9 +499,15 @@ class _Entries:
         self.problems: list[Problem] = []
         self.total = 0         # cards, counting copies
         self.ok = False        # every entry so far could be taken as it was read
+        self.allowed: set[str] = set()     # the keys a card entry may have
+        self.fields: list[tuple] = []      # each field: (name, spec, the types it takes as they are, text?)
+        self.lines_left = -1   # how many lines the document kept after the last entry taken
 
     def start(self, doc, deck: Deck) -> None:
         self.deck, self.cards, self.ok = deck, CardTable(deck.fields), True
+        self.allowed = set(deck.fields) | set(RESERVED)
+        self.fields = [(name, spec, _EXACT[spec.type] if spec.choices is None else (), spec.type == "text")
+                       for name, spec in deck.fields.items()]
         doc.rows["cards"] = array("l")     # each entry's line (0: on its list's line)
 
     def take(self, doc, i: int, raw, head: dict | None) -> None:
@@ -507,18 +523,21 @@ class _Entries:
         if not isinstance(raw, dict):
             self.ok = False
             return
+        lines = doc.lines
         try:
-            card = _card(self.deck, doc, i, raw)
+            row = _card(self, doc, i, raw)
         except InputError as exc:
             self.problems += exc.problems
         else:
-            self.total += card.count
+            self.total += row[2]
             if not self.problems:      # (with a problem the deck is refused: no need to keep the rest)
-                self.cards.append(card)
-        doc.rows["cards"].append(doc.lines.pop(("cards", i), 0))
-        for key in raw:      # only the line of the entry, and of a pinned number, is asked for from here on
-            if key != "number":
-                doc.lines.pop(("cards", i, key), None)
+                self.cards.add(*row)
+        doc.rows["cards"].append(lines.pop(("cards", i), 0))
+        if len(lines) != self.lines_left:   # (an entry on one line has no line of its own left)
+            for key in raw:      # only the line of the entry, and of a pinned number, is asked for from here on
+                if key != "number":
+                    lines.pop(("cards", i, key), None)
+            self.lines_left = len(lines)
 
 
 _TYPES = {
@@ -526,30 +545,39 @@ _TYPES = {
 }
 
 
-def _card(deck: Deck, doc, i, raw) -> CardData:
-    loc = ("cards", i)
+_EXACT = {"text": {str}, "int": {int}, "number": {int, float}, "bool": {bool}, "list": {list}}
+"""The types of value each field type takes without a closer look (`_check_value` looks at any other)."""
+_ABSENT = object()
+
+
+def _card(entries: _Entries, doc, i, raw) -> tuple:
+    """A card entry checked, as CardTable.add takes it: (its field values, line, count,
+    template, back, pinned number, whether it names its own template)."""
+    loc, deck, allowed = ("cards", i), entries.deck, entries.allowed
     problems = []
 
     def err(key, message):
         problems.append(Problem(doc.path, doc.line(loc + ((key,) if key else ())), message))
 
-    allowed = set(deck.fields) | set(RESERVED)
-    for key in raw:
-        if key not in allowed:
-            err(key, f"cards[{i}]: unknown field '{key}'{did_you_mean(key, allowed)}; "
-                     "declare it under fields: at the top of the deck")
-    values = {}
-    for name, spec in deck.fields.items():
-        if name in raw:
-            value = raw[name]
+    if not raw.keys() <= allowed:
+        for key in raw:
+            if key not in allowed:
+                err(key, f"cards[{i}]: unknown field '{key}'{did_you_mean(key, allowed)}; "
+                         "declare it under fields: at the top of the deck")
+    values = []
+    for name, spec, exact, text in entries.fields:
+        value = raw.get(name, _ABSENT)
+        if value is _ABSENT:
+            if spec.required:
+                err(None, f"cards[{i}]: required field '{name}' is missing")
+            else:
+                values.append(spec.default)
+            continue
+        if value.__class__ not in exact or text and len(value) > 5000:
             message = _check_value(name, value, spec)
             if message:
                 err(name, f"cards[{i}].{name}: {message}")
-            values[name] = value
-        elif spec.required:
-            err(None, f"cards[{i}]: required field '{name}' is missing")
-        else:
-            values[name] = spec.default
+        values.append(value)
     count = raw.get("count", 1)
     if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_COUNT:
         err("count", f"cards[{i}].count: expected a whole number from 0 to {MAX_COUNT}, got {count!r}")
@@ -567,7 +595,7 @@ def _card(deck: Deck, doc, i, raw) -> CardData:
         err("number", f"cards[{i}].number: expected a whole number from 1 to 99999")
     if problems:
         raise InputError(problems)
-    return CardData(i, doc.line(loc), values, count, template, back, number, "template" in raw)
+    return values, doc.lines.get(loc) or doc.line(loc), count, template, back, number, "template" in raw
 
 
 def _check_value(name: str, value, spec: FieldSpec) -> str | None:

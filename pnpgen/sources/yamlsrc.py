@@ -164,6 +164,10 @@ def _depth(value) -> int:
 
 _PLAIN_TAGS = {"tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"}
 _MERGE = "tag:yaml.org,2002:merge"
+_STR = "tag:yaml.org,2002:str"
+_INT = "tag:yaml.org,2002:int"
+_Scalar, _Alias, _MappingStart, _MappingEnd, _SequenceStart = (
+    yaml.ScalarEvent, yaml.AliasEvent, yaml.MappingStartEvent, yaml.MappingEndEvent, yaml.SequenceStartEvent)
 
 
 class _Builder:
@@ -195,34 +199,44 @@ class _Builder:
         of one-line card entries keeps one line a card instead of one a field)."""
         event = self.loader.get_event()
         line = event.start_mark.line + 1
-        if isinstance(event, yaml.AliasEvent):
-            if event.anchor not in self.anchors:
-                raise InputError.at(self.doc.path, line, f"unknown alias *{event.anchor}; define &{event.anchor} first")
-            value, lines, size, depth = self.anchors[event.anchor]
-            self._counted(size, line)
-            self._nested(len(loc) + depth, line)
-            for rel, at in lines:
-                self.doc.lines.setdefault(loc + rel, at)
-            return copy.deepcopy(value)
-        self._counted(1, line)
+        kind = type(event)
+        if kind is _Alias:
+            return self._alias(event, loc, line)
+        self.count += 1
+        if self.count > MAX_NODES:
+            self._counted(0, line)
+        lines = self.doc.lines
         if line != parent or not loc:
-            self.doc.lines.setdefault(loc, line)
-        shown = self.doc.lines.get(loc, parent)   # the line a lookup of `loc` answers
-        start, count = len(self.doc.lines), self.count
-        if isinstance(event, yaml.ScalarEvent):
-            out = self.scalar(self._node(event))
-        elif isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+            lines.setdefault(loc, line)
+        if kind is _Scalar and not event.anchor:     # (most values: read straight off the event)
+            return self._scalar_of(event, self._tag(event))
+        shown = lines.get(loc, parent)   # the line a lookup of `loc` answers
+        start, count = len(lines), self.count
+        if kind is _Scalar:
+            out = self._scalar_of(event, self._tag(event))
+        elif kind is _MappingStart or kind is _SequenceStart:
             self._nested(len(loc) + 1, line)
             if event.tag not in (None, "!") and event.tag not in _PLAIN_TAGS:
                 raise InputError.at(self.doc.path, line, f"YAML tag {event.tag!r} is not allowed; card data is "
                                     "plain mappings, lists and values")
-            out = self.mapping(loc, shown) if isinstance(event, yaml.MappingStartEvent) else self.sequence(loc, shown)
+            out = self.mapping(loc, shown) if kind is _MappingStart else self.sequence(loc, shown)
         else:   # pragma: no cover - the parser only yields the events above here
             raise InputError.at(self.doc.path, line, "unexpected YAML structure")
         if event.anchor:
             lines = [(k[len(loc):], v) for k, v in list(self.doc.lines.items())[start - 1:] if k[:len(loc)] == loc]
             self.anchors[event.anchor] = (out, lines, self.count - count + 1, _depth(out))
         return out
+
+    def _alias(self, event, loc, line: int):
+        """An alias: a copy of its anchor's value, its lines repeated at `loc`."""
+        if event.anchor not in self.anchors:
+            raise InputError.at(self.doc.path, line, f"unknown alias *{event.anchor}; define &{event.anchor} first")
+        value, lines, size, depth = self.anchors[event.anchor]
+        self._counted(size, line)
+        self._nested(len(loc) + depth, line)
+        for rel, at in lines:
+            self.doc.lines.setdefault(loc + rel, at)
+        return copy.deepcopy(value)
 
     def sequence(self, loc, line: int) -> list:
         out = []
@@ -250,21 +264,24 @@ class _Builder:
 
     def mapping(self, loc, own: int) -> dict:
         out, merged = {}, []
-        while not self.loader.check_event(yaml.MappingEndEvent):
-            event = self.loader.peek_event()
+        get_event = self.loader.get_event
+        while True:
+            event = get_event()
+            kind = type(event)
+            if kind is _MappingEnd:
+                break
             line = event.start_mark.line + 1
-            if not isinstance(event, yaml.ScalarEvent):
+            if kind is not _Scalar:
                 raise InputError.at(self.doc.path, line, "mapping keys must be plain words")
-            self.loader.get_event()
-            node = self._node(event)
-            if node.tag == _MERGE:                     # `<<: *base` merges a mapping's keys
+            tag = self._tag(event)
+            if tag == _MERGE:                          # `<<: *base` merges a mapping's keys
                 value = self.value(loc + ("<<",), own)
                 for part in value if isinstance(value, list) else [value]:
                     if not isinstance(part, dict):
                         raise InputError.at(self.doc.path, line, "<< merges a mapping (or a list of them)")
                     merged.append((part, line))
                 continue
-            key = self.scalar(node)
+            key = self._scalar_of(event, tag)
             if isinstance(key, (int, float, bool)) or key is None:
                 key = str(event.value)
             if key in out:
@@ -278,7 +295,6 @@ class _Builder:
                     out[key] = self.streamed((key,), line, out)
                     continue
             out[key] = self.value(loc + (key,), line)
-        self.loader.get_event()
         if merged and not loc and self.stream is not None and self.stream.count is not None:
             self.stream.late = True                    # merged keys come in after the streamed list
         for part, line in merged:                      # keys written out win over merged ones
@@ -295,19 +311,33 @@ class _Builder:
         return isinstance(event, yaml.SequenceStartEvent) and not event.anchor and \
             event.tag in (None, "!", "tag:yaml.org,2002:seq")
 
-    def _node(self, event) -> yaml.ScalarNode:
+    def _tag(self, event) -> str:
+        """A scalar event's tag: its own, or the one its text resolves to (remembered)."""
         tag = event.tag
-        if tag in (None, "!"):
-            tag = self.loader.resolve(yaml.ScalarNode, event.value, event.implicit)
-        return yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)
+        if tag is None or tag == "!":
+            implicit = event.implicit
+            if not implicit[0]:       # quoted (or '!'): text, as the resolver says of any such scalar
+                return _STR
+            tag = _tags.get((event.value, implicit)) or self.loader.resolve(yaml.ScalarNode, event.value, implicit)
+        return tag
+
+    def _scalar_of(self, event, tag: str):
+        """A scalar event's value, given its tag: text as it is (see `scalar`), anything else by
+        `scalar` from its node."""
+        value = event.value
+        if tag == _STR:
+            return self.strings.setdefault(value, value)
+        if tag == _INT and value.isdigit() and len(value) <= MAX_DIGITS and (value[0] != "0" or value == "0"):
+            return int(value)      # (a plain decimal, as `scalar` reads it)
+        return self.scalar(yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style))
 
     def scalar(self, node):
         tag, value = node.tag, node.value
-        if tag == "tag:yaml.org,2002:str":
+        if tag == _STR:
             # plain text needs no constructor; a text that repeats (a type, a rules line) is
             # kept once, however many cards carry it
             return self.strings.setdefault(value, value)
-        if tag == "tag:yaml.org,2002:int":
+        if tag == _INT:
             digits = sum(ch.isalnum() for ch in value)
             if digits > MAX_DIGITS:
                 raise InputError.at(self.doc.path, node.start_mark.line + 1,
