@@ -70,6 +70,7 @@ def charset(pages: list[SheetPage], forms: dict, slug_font: str) -> dict[str, st
     """Every font a PDF draws with, and the characters outside printable ASCII it draws:
     {font name: sorted characters}."""
     chars: dict[str, set] = {}
+    seen: set[int] = set()      # bodies and texts walked already (a text every card shows: once a page)
 
     def take(font: str, text: str) -> None:
         found = chars.get(font)
@@ -82,6 +83,9 @@ def charset(pages: list[SheetPage], forms: dict, slug_font: str) -> dict[str, st
         for op in body:
             kind = type(op)
             if kind is ops.Text:
+                if id(op) in seen:
+                    continue
+                seen.add(id(op))
                 for _x, _y, runs in op.lines:
                     for run in runs:
                         if not run.icon:
@@ -89,7 +93,6 @@ def charset(pages: list[SheetPage], forms: dict, slug_font: str) -> dict[str, st
             elif kind is ops.Group:
                 walk(op.body)
 
-    seen = set()
     for form in forms.values():
         walk(form.body)
     for page in pages:
