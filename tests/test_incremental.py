@@ -5,6 +5,7 @@ written again, and every file is still byte for byte what a clean build writes."
 from __future__ import annotations
 
 import filecmp
+import json
 import os
 import shutil
 import sqlite3
@@ -100,6 +101,19 @@ def test_a_one_card_edit_lays_out_and_draws_one_page_and_rewrites_one_volume(tmp
     assert same_as_clean(tmp_path) == []
 
 
+def test_cards_moved_on_sheets_of_common_backs_are_recorded_where_they_are(tmp_path, laid_out):
+    """A second copy of card 3 moves every card after it one slot on, the sheets as many as
+    before: each back page of common backs is drawn the same, but which card's back is in
+    which slot (and which copy) has changed, and the manifest says so as a clean build does."""
+    folder = make(tmp_path)
+    build(tmp_path, "out")
+    (folder / "decks" / "deck.yaml").write_text(deck_text({3: '  - {title: "Card 3", count: 2}'}))
+    laid_out.clear()
+    result = build(tmp_path, "out")
+    assert (0, 1) in laid_out and (7, 1) in laid_out and result.sheets == 8
+    assert same_as_clean(tmp_path) == []
+
+
 @pytest.mark.parametrize("change, drawn", [
     ("template", 8),      # every front: their background is another colour
     ("image", 1),         # the sheet of the one card that shows it
@@ -165,15 +179,46 @@ def test_a_damaged_facts_row_is_not_trusted(tmp_path, laid_out, damage):
     build(tmp_path, "out")
     db = sqlite3.connect(tmp_path / "out" / ".cache" / "pages.sqlite")
     with db:
-        (key,) = db.execute("SELECT key FROM facts WHERE data LIKE '%IG-0%' ORDER BY key LIMIT 1").fetchone()
+        kinds = _facts_rows(db)
+        db.executemany("DELETE FROM facts WHERE key = ?", [(k,) for k in kinds["volume"]])   # (read page by page)
+        key = min(k for k in kinds["page"] if "IG-0" in kinds["page"][k])
         db.execute(f"UPDATE facts SET {damage} WHERE key = ?", (key,))
-        assert db.total_changes == 1
     db.close()
     laid_out.clear()
     result = build(tmp_path, "out")
     assert len(laid_out) == 1 and laid_out[0][1] == 0     # that front page was laid out again
     assert result.drawn == 0                               # and, the same as before, copied
     assert same_as_clean(tmp_path) == []
+
+
+@pytest.mark.parametrize("damage", [
+    "data = 'not json at all'",
+    "data = replace(data, '\"IG-0', '\"IG-9')",          # still JSON, but not what was written
+    "checksum = 'x' || substr(checksum, 2)",
+])
+def test_a_damaged_volume_facts_row_is_not_trusted(tmp_path, laid_out, damage):
+    """The facts kept for all the pages of a volume together: when damaged, the volume's pages'
+    own facts are read instead (nothing is laid out again), and the manifest is as before."""
+    make(tmp_path)
+    build(tmp_path, "out")
+    db = sqlite3.connect(tmp_path / "out" / ".cache" / "pages.sqlite")
+    with db:
+        volumes = _facts_rows(db)["volume"]
+        key = min(k for k in volumes if "IG-0" in volumes[k])
+        db.execute(f"UPDATE facts SET {damage} WHERE key = ?", (key,))
+    db.close()
+    laid_out.clear()
+    result = build(tmp_path, "out")
+    assert laid_out == [] and result.drawn == 0
+    assert same_as_clean(tmp_path) == []
+
+
+def _facts_rows(db) -> dict[str, dict[str, str]]:
+    """The facts rows of the store, a page's and a volume's (its pages' contents in a list) apart."""
+    out: dict[str, dict[str, str]] = {"page": {}, "volume": {}}
+    for key, data in db.execute("SELECT key, data FROM facts"):
+        out["volume" if isinstance(json.loads(data)[2], list) else "page"][key] = data
+    return out
 
 
 def test_a_failed_rebuild_leaves_the_files_and_the_cache_as_they_were(tmp_path, laid_out):

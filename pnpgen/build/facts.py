@@ -3,10 +3,13 @@ key (inputs.py) so that a rebuild knows it without laying the page out again: th
 the page draws in each font (for seeding the PDF's fonts) and the files of those fonts, the
 page's content digest (the key of its drawing, fonts aside: cache.PageKeys), the manifest's
 events for the cards on it, and its warnings as they came (repeats and all, each card's at
-that card), to be taken in in page order as a clean build takes them."""
+that card), to be taken in in page order as a clean build takes them. Beside them, the facts of
+all the pages of a volume together (VolumeFacts), with the manifest rows taking them in made,
+so that a rebuild takes in a volume none of whose pages changed at once."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,7 +20,7 @@ from ..game.loader import GameSource
 from ..layout.fingerprint import Fingerprints
 from ..pdf.canvas import SheetPage
 from .cache import PageKeys, charset
-from .manifest import DeckRecord
+from .manifest import DeckRecord, RecordPart
 from .pages import PageMaker, SheetPlan, record_page
 from .plan import DeckPlan
 
@@ -67,7 +70,76 @@ def _note_shape(note) -> bool:
             and (note[2] is None or isinstance(note[2], int)))
 
 
-def fonts_ready(facts: PageFacts) -> bool:
+@dataclass
+class VolumeFacts:
+    """What all the pages of a volume told the build, taken together, kept in the build cache
+    under `volume_key` of their input keys, so that a rebuild that finds the volume unchanged
+    takes it in at once instead of page by page: the characters its pages draw in each font
+    and the files of those fonts, each page's content digest, the warnings of the pages that
+    gave any ([page, warnings]), and what taking its pages in did to the deck's manifest
+    record (manifest.RecordPart; None: no manifest)."""
+
+    chars: dict[str, str]
+    fonts: dict[str, list | None]
+    contents: list[str]
+    notes: list
+    part: RecordPart | None
+
+    def text(self) -> str:
+        part = self.part.as_list() if self.part is not None else None
+        return json.dumps([self.chars, self.fonts, self.contents, self.notes, part], ensure_ascii=False,
+                          separators=(",", ":"))
+
+
+def volume_key(keys: list[str]) -> str:
+    """The key of a volume's facts: its pages' input keys, in order."""
+    return hashlib.sha256(("volume\0" + "\0".join(keys)).encode()).hexdigest()
+
+
+def read_volume(text: str, pages: int) -> VolumeFacts | None:
+    """A volume's facts from their text (see `read`), or None when they are not the shape
+    `VolumeFacts.text` writes for a volume of `pages` pages."""
+    try:
+        chars, used, contents, notes, part = json.loads(text)
+    except (ValueError, TypeError):
+        return None
+    ok = (isinstance(chars, dict) and isinstance(used, dict) and used.keys() == chars.keys()
+          and all(isinstance(c, str) for c in chars.values()) and all(map(_origin_shape, used.values()))
+          and isinstance(contents, list) and len(contents) == pages and all(isinstance(c, str) for c in contents)
+          and isinstance(notes, list) and all(_page_notes_shape(n, pages) for n in notes)
+          and (part is None or _part_shape(part)))
+    if not ok:
+        return None
+    if part is not None:
+        part = RecordPart(*part[:4], part[4].split("\n") if part[4] else [])
+    return VolumeFacts(chars, used, contents, notes, part)
+
+
+def _page_notes_shape(item, pages: int) -> bool:
+    """[page, its warnings], as VolumeFacts keeps them."""
+    return (isinstance(item, list) and len(item) == 2 and isinstance(item[0], int) and 0 <= item[0] < pages
+            and isinstance(item[1], list) and all(map(_note_shape, item[1])))
+
+
+def _part_shape(part) -> bool:
+    """A RecordPart as VolumeFacts keeps it: [file, [[slot key, index]...], {code: shape},
+    [page, slot] or None, its rows as JSON, one a line]."""
+    if not (isinstance(part, list) and len(part) == 5):
+        return False
+    file, slots, shapes, back, rows = part
+    return (isinstance(file, int) and isinstance(slots, list) and all(map(_slot_shape, slots))
+            and isinstance(shapes, dict) and all(isinstance(v, str) for v in shapes.values())
+            and (back is None or isinstance(back, list) and len(back) == 2 and all(isinstance(b, int) for b in back))
+            and isinstance(rows, str))
+
+
+def _slot_shape(slot) -> bool:
+    """[slot key (numbers), index into the record's slots]."""
+    return (isinstance(slot, list) and len(slot) == 2 and isinstance(slot[0], list) and isinstance(slot[1], int)
+            and all(type(v) in (int, float) for v in slot[0]))
+
+
+def fonts_ready(facts: PageFacts | VolumeFacts) -> bool:
     """Register the fonts the page's facts name, as laying it out would have; False when one
     cannot be had under the same name (its file gone or replaced by another)."""
     for name, origin in facts.fonts.items():

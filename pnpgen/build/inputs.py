@@ -26,7 +26,7 @@ import pydantic
 import reportlab
 
 from .. import fonts
-from ..game.expand import plain
+from ..game.expand import plain, plain_backs
 from ..game.loader import GameSource
 from ..sheets.impose import Sheet
 from .cache import FORMAT
@@ -106,22 +106,21 @@ class InputKeys:
     def sheet(self, sheet: Sheet, cards, slugs: list[str]) -> list[str]:
         """The input keys of the front page and (when the deck has backs) the back page of a
         sheet holding `cards` (a run of the deck's cards, or a list of them); `slugs`: their
-        slug lines' text. Worked out from the cards' plain tuples (game/expand.py), so nothing
-        is laid out or even made for a sheet whose pages the build cache knows."""
-        parts = plain(cards)
-        front_geometry, back_geometry = self.geometry(sheet, len(parts))
-        front = hashlib.sha256(front_geometry + _packed((slugs[0], parts))).hexdigest()
+        slug lines' text. Worked out from the cards as plain values (game/expand.py), so
+        nothing is laid out or even made for a sheet whose pages the build cache knows. (A
+        back page of common backs takes which entry and copy is in each slot: it tells the
+        manifest so.)"""
+        front_geometry, back_geometry = self.geometry(sheet, len(cards))
+        front = hashlib.sha256(front_geometry + _packed((slugs[0], plain(cards)))).hexdigest()
         if len(slugs) == 1:
             return [front]
-        backs = [part if part[5] is not None and (part[6] or self._pack) else part[5] is not None
-                 for part in parts]     # its own back; True: the deck's common back; False: none
-        back = hashlib.sha256(back_geometry + _packed((slugs[1], backs))).hexdigest()
-        return [front, back]
+        backs = plain(cards) if self._pack else plain_backs(cards)     # (a packed token draws each back)
+        return [front, hashlib.sha256(back_geometry + _packed((slugs[1], backs))).hexdigest()]
 
     def geometry(self, sheet: Sheet, n: int) -> tuple[bytes, bytes]:
         """What the front and back pages of a sheet of `n` cards are made from besides their
-        cards: the game and the deck (`digest`: a back page of common backs has no card key),
-        slots, marks, cuts, where the slug goes. The same for every full sheet of a deck, so
+        cards and slug text: the game and the deck (`digest`), slots, marks, cuts, where the
+        slug goes. The same for every full sheet of a deck, so
         worked out once."""
         key = (id(sheet), n)
         found = self._geometry.get(key)
@@ -135,10 +134,10 @@ class InputKeys:
 
 
 def _packed(value) -> bytes:
-    """`value` (plain values: text, numbers, None, tuples and lists of them) as bytes that tell
-    apart any two values that differ, types included: marshal's version 2, which writes each
-    value out in full (no references to values met before, so equal values always give the
-    same bytes); the repr of a value marshal cannot write (a date in a list field)."""
+    """`value` (plain values: text, numbers, bytes, None, tuples and lists of them) as bytes
+    that tell apart any two values that differ, types included: marshal's version 2, which
+    writes each value out in full (no references to values met before, so equal values always
+    give the same bytes); the repr of a value marshal cannot write (a date in a list field)."""
     try:
         return b"m" + marshal.dumps(value, 2)
     except ValueError:

@@ -34,6 +34,7 @@ from __future__ import annotations
 import json
 import math
 import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import __version__, files
@@ -66,6 +67,26 @@ def _mm(v: float) -> float:
     return round(float(v), 4) + 0.0      # (+ 0.0: no "-0.0")
 
 
+@dataclass
+class RecordPart:
+    """What taking in one volume's pages did to a deck's record (DeckRecord.start_part), kept
+    with the volume's facts so that a rebuild does the same again at once (DeckRecord.take_part)
+    when the volume has not changed: the file's index, each slot its cards are in (its key
+    and its index, in the order first used), the shapes of its cards that are not rectangles,
+    the first common back on it (page, slot index) and its complete rows, as JSON."""
+
+    file: int
+    slots: list = field(default_factory=list)
+    shapes: dict = field(default_factory=dict)
+    back: list | None = None
+    rows: list = field(default_factory=list)
+    seen: set = field(default_factory=set, repr=False, compare=False)   # (the slot keys in `slots`)
+
+    def as_list(self) -> list:
+        """As kept (facts.VolumeFacts): the rows one a line (JSON writes no line break inside one)."""
+        return [self.file, self.slots, self.shapes, self.back, "\n".join(self.rows)]
+
+
 class DeckRecord:
     """One deck's part of the manifest, filled in while the build lays its sheets out."""
 
@@ -83,6 +104,7 @@ class DeckRecord:
         self.extra: dict = {}                   # a board's size and pieces
         self._file = 0
         self.log: list | None = None            # events kept to replay later (a page's facts), not applied
+        self._part: RecordPart | None = None    # what is being done, kept (start_part)
 
     def file(self, name: str) -> None:
         """The PDF (a volume) the cards recorded next are printed in."""
@@ -99,7 +121,50 @@ class DeckRecord:
 
     def _slot(self, key) -> int:
         """The index into `slots` of a slot key (a list once it has been through JSON)."""
-        return self.slots.setdefault(tuple(key), len(self.slots))
+        key = tuple(key)
+        index = self.slots.get(key)
+        if index is None:
+            index = self.slots[key] = len(self.slots)
+        part = self._part
+        if part is not None and key not in part.seen:
+            part.seen.add(key)
+            part.slots.append([list(key), index])
+        return index
+
+    def start_part(self, name: str) -> None:
+        """The cards recorded next are printed in the PDF `name` (as `file`); keep what is done
+        from here (rows, slots, shapes, the common back's place) as a RecordPart, until `end_part`."""
+        self.file(name)
+        self._part = RecordPart(self._file)
+
+    def end_part(self) -> RecordPart:
+        part, self._part = self._part, None
+        return part
+
+    def fits(self, part: RecordPart) -> bool:
+        """Whether `part`, kept from another build, would do here, in the next file, just what
+        its events would: the same file index, and each of its slots the index it had there."""
+        if part.file != len(self.files):
+            return False
+        new = len(self.slots)
+        for key, index in part.slots:
+            known = self.slots.get(tuple(key))
+            if known is None:
+                known, new = new, new + 1
+            if known != index:
+                return False
+        return True
+
+    def take_part(self, part: RecordPart, name: str) -> None:
+        """Do again what a kept part did in the PDF `name` (`fits` says it does the same here)."""
+        self.file(name)
+        for key, _ in part.slots:
+            self._slot(key)
+        self.shapes.update(part.shapes)
+        if part.back is not None and self.back is not None and self.back["page"] is None:
+            self.back.update(file=self._file, page=part.back[0], slot=part.back[1])
+        for row in part.rows:
+            self.done.add(row)
 
     def digested(self) -> dict[int, str]:
         """The faces digested since the last call, by id of their body (still alive): the build
@@ -110,8 +175,12 @@ class DeckRecord:
 
     def finish(self) -> None:
         """Move the rows recorded so far, complete, to the spool."""
+        kept = self._part.rows if self._part is not None else None
         for row in self.rows.values():
-            self.done.add(_flat(row))
+            line = _flat(row)
+            self.done.add(line)
+            if kept is not None:
+                kept.append(line)
         self.rows = {}
 
     def common_back(self, body) -> None:
@@ -148,6 +217,8 @@ class DeckRecord:
             _, index, code, title, count, full, blind, shape, page, slot = event
             if shape != "rect":
                 self.shapes[code] = shape
+                if self._part is not None:
+                    self._part.shapes[code] = shape
             self.rows[index] = [code, title, count, full, blind, None, None, self._file, page, self._slot(slot),
                                 None, None]
             return
@@ -158,6 +229,8 @@ class DeckRecord:
         if digests is not None:
             row[5], row[6] = digests
         row[10], row[11] = page, self._slot(slot)
+        if digests is None and self._part is not None and self._part.back is None:
+            self._part.back = [page, row[11]]
         if digests is None and self.back is not None and self.back["page"] is None:
             self.back.update(file=self._file, page=page, slot=row[11])
 

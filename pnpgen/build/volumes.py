@@ -1,13 +1,15 @@
 """Write a deck's volumes (one PDF each), doing for each only the work its changes need.
 
-For each volume: plan its sheets and work out each page's input key (inputs.py); take each
+For each volume: work out each page's input key from its sheet's cards (inputs.py); take each
 page's facts (facts.py) from the build cache, and lay out, here or in worker processes
-(workers.py), only the pages it has none for; seed the PDF's fonts with every character the
-pages draw; then put each page into the PDF, copied from the cache when it holds the page's
-drawing (its content digest with the font state) and drawn otherwise. A volume whose pages,
-fonts and forms are all as the last build wrote them, and whose PDF is still in place as
-written, is not written at all. The manifest's rows and the warnings come from the facts in
-page order, so they are those of a clean build."""
+(workers.py), only the pages it has none for (a sheet is planned only then); seed the PDF's
+fonts with every character the pages draw; then put each page into the PDF, copied from the
+cache when it holds the page's drawing (its content digest with the font state) and drawn
+otherwise. A volume whose pages, fonts and forms are all as the last build wrote them, and
+whose PDF is still in place as written, is not written at all; when the facts of all its
+pages are kept together under their input keys (facts.VolumeFacts), it is not even looked at
+page by page. The manifest's rows and the warnings come from the facts in page order, so
+they are those of a clean build."""
 
 from __future__ import annotations
 
@@ -23,9 +25,9 @@ from ..pdf.pdfx import make_pdfx
 from ..pdf.replay import Entry
 from . import workers
 from .cache import PageCache, PageKeys, charset, font_key, page_images
-from .facts import FactFinder, PageFacts, fonts_ready, read
+from .facts import FactFinder, PageFacts, VolumeFacts, fonts_ready, read, read_volume, volume_key
 from .inputs import InputKeys
-from .manifest import DeckRecord
+from .manifest import DeckRecord, RecordPart
 from .pages import BACK, FRONT, DeckSheets, PageMaker, Slug, notices, sheet_plans
 from .plan import DeckPlan
 
@@ -60,6 +62,7 @@ class VolumeWork:
     shared: workers.Shared | None = None
     key: str | None = None
     stays: bool = False
+    facts_key: str | None = None     # its facts, all pages together (facts.VolumeFacts), are kept under
 
 
 def open_volume(game: GameSource, deck: DeckPlan, sheets: DeckSheets, volume: Volume, tmp: str, forms: dict,
@@ -146,15 +149,22 @@ class DeckWriter:
         """The volume's facts (kept or found now: here or by workers), its font set, its drawn
         pages' keys and whether its file stays; workers started for the pages to draw."""
         keys = self._keys(volume) if self.inputs is not None else [None] * (len(volume.runs) * self.per_sheet)
-        work = VolumeWork(volume, [None] * len(volume.runs), keys, self._recall(keys))
+        facts_key = volume_key(keys) if self.inputs is not None else None
+        kept = self._kept(volume, keys, facts_key) if facts_key is not None else None
+        if kept is not None:
+            return kept
+        work = VolumeWork(volume, [None] * len(volume.runs), keys, self._recall(keys), facts_key=facts_key)
         missing = [p for p, facts in enumerate(work.facts) if facts is None]
         work.shared = self._fork(work, missing)
         if work.shared is None:
             for p in missing:
                 work.laid[p], work.facts[p] = self.finder.lay_out(*self._where(work, p))
                 self._remember(work, p)
-        work.fonts = workers.merge_charsets([self.forms_chars] + [f.chars for f in work.facts])
-        self._take_in(work)
+        chars = workers.merge_charsets([f.chars for f in work.facts])
+        work.fonts = workers.merge_charsets([self.forms_chars, chars])
+        part = self._take_in(work)
+        if facts_key is not None:
+            self.cache.put_facts(facts_key, self._summary(work, chars, part).text())
         if self.page_keys is not None:
             fonts_state = font_key(work.fonts)
             work.drawn_keys = [self.page_keys.drawn(f.content, fonts_state) for f in work.facts]
@@ -179,18 +189,53 @@ class DeckWriter:
             keys += self.inputs.sheet(sheet, cards, [slug.text(number, side, volume.index) for side in sides])
         return keys
 
-    def _take_in(self, work: VolumeWork) -> None:
-        """The volume's warnings and manifest rows, from its pages' facts in page order. (The
-        next volume is prepared before this one's PDF is written, never before this.)"""
+    def _take_in(self, work: VolumeWork) -> RecordPart | None:
+        """The volume's warnings and manifest rows, from its pages' facts in page order (what
+        that did to the manifest's record, returned). (The next volume is prepared before this
+        one's PDF is written, never before this.)"""
         deck_path = self.deck.source.doc.path
         for p, facts in enumerate(work.facts):
             if facts.warnings:
                 self.deck.layouter.absorb(notices(facts.warnings, self._where(work, p)[0], deck_path))
+        if self.record is None:
+            return None
+        self.record.start_part(work.volume.target.name)
+        for p, facts in enumerate(work.facts):
+            self.record.replay(facts.events, p)
+        self.record.finish()
+        return self.record.end_part()
+
+    def _summary(self, work: VolumeWork, chars: dict, part: RecordPart | None) -> VolumeFacts:
+        """The facts of all the volume's pages together (`chars`: the characters they draw)."""
+        origins: dict = {}
+        for facts in work.facts:
+            for name, origin in facts.fonts.items():
+                origins.setdefault(name, origin)
+        notes = [[p, facts.warnings] for p, facts in enumerate(work.facts) if facts.warnings]
+        return VolumeFacts(chars, {name: origins[name] for name in chars}, [f.content for f in work.facts], notes,
+                           part)
+
+    def _kept(self, volume: Volume, keys: list[str], facts_key: str) -> VolumeWork | None:
+        """The volume taken in at once from the facts kept for all its pages together, when
+        the cache has them and its PDF stays as it is (None: taken in page by page)."""
+        text = self.cache.facts([facts_key]).get(facts_key)
+        facts = read_volume(text, len(keys)) if text is not None else None
+        if facts is None or not fonts_ready(facts) or self.record is not None and (
+                facts.part is None or not self.record.fits(facts.part)):
+            return None
+        work = VolumeWork(volume, [], keys, [], facts_key=facts_key)
+        work.fonts = workers.merge_charsets([self.forms_chars, facts.chars])
+        fonts_state = font_key(work.fonts)
+        work.drawn_keys = [self.page_keys.drawn(content, fonts_state) for content in facts.contents]
+        if not self._stays(work, fonts_state):
+            return None
+        work.stays = True
+        deck_path = self.deck.source.doc.path
+        for p, notes in facts.notes:
+            self.deck.layouter.absorb(notices(notes, self._where(work, p)[0], deck_path))
         if self.record is not None:
-            self.record.file(work.volume.target.name)
-            for p, facts in enumerate(work.facts):
-                self.record.replay(facts.events, p)
-            self.record.finish()
+            self.record.take_part(facts.part, volume.target.name)
+        return work
 
     def _where(self, work: VolumeWork, p: int):
         """The sheet plan and side of page `p` of a volume: planned when first asked for (a
@@ -272,7 +317,7 @@ class DeckWriter:
         volume = work.volume
         if work.stays:
             self.kept += len(work.keys)
-            self.cache.keep(self._pdf(volume), work.keys + work.drawn_keys)
+            self.cache.keep(self._pdf(volume), work.keys + [work.facts_key] + work.drawn_keys)
             self._count(len(work.keys))
             return
         tmp = self.staged.add(volume.target)
@@ -291,7 +336,7 @@ class DeckWriter:
         save_volume(canvas, volume, tmp)
         if self.page_keys is not None:
             self.cache.put_volume(self._pdf(volume), work.key, file_digest(tmp) or "")
-            self.cache.keep(self._pdf(volume), work.keys + used)
+            self.cache.keep(self._pdf(volume), work.keys + [work.facts_key] + used)
 
     def _count(self, pages: int) -> None:
         self.done += pages

@@ -6,7 +6,6 @@ from array import array
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import repeat
 
 from ..errors import InputError, Problem
 from .loader import CardData, DeckSource, GameSource
@@ -131,23 +130,31 @@ class PrintCards(Sequence):
         rows = zip(cards.counts[first:last], cards.templates[first:last], cards.backs[first:last])
         return {(front,) + self._back(back) for count, front, back in set(rows) if count}
 
-    def plain(self) -> list[tuple]:
-        """These cards as `plain` tuples, made straight from the card table's columns (no
-        CardData or PrintCard is made)."""
+    def plain(self) -> tuple:
+        """These cards as one plain value (see `plain`), read off the card table's columns
+        without making any card: the code prefix, where the run starts in its first entry and
+        how many cards it has, and, for each entry it takes cards from, its index (the first
+        one's), count, code number, templates and field values."""
         at, hi, starts = self.lo, self.hi, self.starts
         if at >= hi:
-            return []
+            return ()
         first, last = bisect_right(starts, at) - 1, bisect_right(starts, hi - 1)
-        table, prefix, numbers, out = self.deck.cards, self.prefix, self.numbers, []
-        values = zip(*(column[first:last] for column in table.values)) if table.values else repeat(())
-        for j, count, front, own, fields in zip(range(first, last), table.counts[first:last],
-                                                table.templates[first:last], table.backs[first:last], values):
-            start = starts[j]
-            copies = range(max(1, at - start + 1), min(count, hi - start) + 1)
-            if copies:
-                code, (back, unique) = f"{prefix}-{numbers[j]:03d}", self._back(own)
-                out += [(j, code, n, count, front, back, unique, fields) for n in copies]
-        return out
+        table = self.deck.cards
+        return (self.prefix, at - starts[first], hi - at, first, table.counts[first:last].tobytes(),
+                self.numbers[first:last].tobytes(), table.templates[first:last], table.backs[first:last],
+                [column[first:last] for column in table.values])
+
+    def plain_backs(self) -> tuple:
+        """What these cards' back faces are made from as one plain value (see `plain_backs`),
+        read off the card table's columns."""
+        at, hi, starts = self.lo, self.hi, self.starts
+        if at >= hi:
+            return ()
+        first, last = bisect_right(starts, at) - 1, bisect_right(starts, hi - 1)
+        table, common = self.deck.cards, self.deck.deck.back
+        if common is not None and common.per_card or any(table.backs[first:last]):
+            return self.plain()
+        return (at - starts[first], hi - at, first, table.counts[first:last].tobytes(), table.templates[first:last])
 
     def _back(self, own: str | None) -> tuple[str | None, bool]:
         common = self.deck.deck.back
@@ -162,14 +169,29 @@ class PrintCards(Sequence):
         return PrintCard(entry, code, n, entry.template, *self._back(entry.back))
 
 
-def plain(cards) -> list[tuple]:
-    """Each card as a plain tuple of what its faces are made from: (entry index, code, copy,
-    count, front, back, unique back, its field values in the deck's order). A deck's
-    PrintCards makes them off its card table, a list (a reprint's chosen cards) card by card."""
+def plain(cards) -> tuple | list[tuple]:
+    """Some physical cards as a plain value (text, numbers, bytes, lists and tuples of them)
+    that stands for what their faces are made from: each card's entry index, code, copy,
+    count, templates and field values (with the deck's common back, which it does not
+    repeat). The same cards give an equal value, any other cards an unequal one. A deck's
+    PrintCards reads it off its card table at once; a list (a reprint's chosen cards) is
+    taken card by card."""
     if isinstance(cards, PrintCards):
         return cards.plain()
     return [(c.entry.index, c.code, c.copy, c.entry.count, c.front, c.back, c.unique_back,
              tuple(c.entry.fields.values())) for c in cards]
+
+
+def plain_backs(cards) -> tuple | list[tuple]:
+    """What the backs of some physical cards are made from, as a plain value (as `plain`):
+    when none has a back of its own (each shows the deck's common back, or none), only which
+    entry each card is of, which copy, and its front's template (a round card's back is cut
+    round); otherwise the cards whole."""
+    if isinstance(cards, PrintCards):
+        return cards.plain_backs()
+    if any(c.unique_back for c in cards):
+        return plain(cards)
+    return [(c.entry.index, c.copy, c.front, c.back) for c in cards]
 
 
 def looks(cards) -> set[tuple[str, str | None, bool]]:

@@ -499,15 +499,11 @@ class _Entries:
         self.problems: list[Problem] = []
         self.total = 0         # cards, counting copies
         self.ok = False        # every entry so far could be taken as it was read
-        self.allowed: set[str] = set()     # the keys a card entry may have
-        self.fields: list[tuple] = []      # each field: (name, spec, the types it takes as they are, text?)
+        self.checks: _Checks | None = None
         self.lines_left = -1   # how many lines the document kept after the last entry taken
 
     def start(self, doc, deck: Deck) -> None:
-        self.deck, self.cards, self.ok = deck, CardTable(deck.fields), True
-        self.allowed = set(deck.fields) | set(RESERVED)
-        self.fields = [(name, spec, _EXACT[spec.type] if spec.choices is None else (), spec.type == "text")
-                       for name, spec in deck.fields.items()]
+        self.deck, self.cards, self.ok, self.checks = deck, CardTable(deck.fields), True, _Checks(deck)
         doc.rows["cards"] = array("l")     # each entry's line (0: on its list's line)
 
     def take(self, doc, i: int, raw, head: dict | None) -> None:
@@ -525,7 +521,7 @@ class _Entries:
             return
         lines = doc.lines
         try:
-            row = _card(self, doc, i, raw)
+            row = _card(self.deck, doc, i, raw, self.checks)
         except InputError as exc:
             self.problems += exc.problems
         else:
@@ -550,10 +546,21 @@ _EXACT = {"text": {str}, "int": {int}, "number": {int, float}, "bool": {bool}, "
 _ABSENT = object()
 
 
-def _card(entries: _Entries, doc, i, raw) -> tuple:
+class _Checks:
+    """What a deck's card entries are checked against, worked out once for the deck: the keys
+    an entry may have, and each field with the types it takes as they are."""
+
+    def __init__(self, deck: Deck):
+        self.allowed = set(deck.fields) | set(RESERVED)
+        self.fields = [(name, spec, _EXACT[spec.type] if spec.choices is None else (), spec.type == "text")
+                       for name, spec in deck.fields.items()]
+
+
+def _card(deck: Deck, doc, i, raw, checks: _Checks | None = None) -> tuple:
     """A card entry checked, as CardTable.add takes it: (its field values, line, count,
     template, back, pinned number, whether it names its own template)."""
-    loc, deck, allowed = ("cards", i), entries.deck, entries.allowed
+    checks = checks or _Checks(deck)
+    loc, allowed = ("cards", i), checks.allowed
     problems = []
 
     def err(key, message):
@@ -565,7 +572,7 @@ def _card(entries: _Entries, doc, i, raw) -> tuple:
                 err(key, f"cards[{i}]: unknown field '{key}'{did_you_mean(key, allowed)}; "
                          "declare it under fields: at the top of the deck")
     values = []
-    for name, spec, exact, text in entries.fields:
+    for name, spec, exact, text in checks.fields:
         value = raw.get(name, _ABSENT)
         if value is _ABSENT:
             if spec.required:
