@@ -39,11 +39,11 @@ class Fingerprints:
         self._font_reprs: dict[str, str] = {}
         self._ops: dict[int, tuple] = {}            # id -> (operation, its bytes)
         self._colours: dict[int, tuple] = {}        # id -> (colour, its values, their repr)
+        self._heads: dict[tuple, tuple] = {}        # (id of a size, shape) -> (the size, the bytes a face starts with)
 
     def face(self, body, size=None, shape: str = "rect") -> str:
         """The digest of a face: its size, its shape and everything it draws."""
-        h = hashlib.sha256()
-        h.update(repr((size, shape)).encode())
+        h = hashlib.sha256(self._head(size, shape))
         self._feed(h, body)
         return h.hexdigest()[:32]
 
@@ -51,8 +51,7 @@ class Fingerprints:
         """The digest of a face (as `face`) and, in the same walk, its digest blind to the card
         code `code` (taken out of every text): two faces that differ only by the code they print
         have the same second digest. Without a code both are the same."""
-        h = hashlib.sha256()
-        h.update(repr((size, shape)).encode())
+        h = hashlib.sha256(self._head(size, shape))
         if not code:
             self._feed(h, body)
             d = h.hexdigest()[:32]
@@ -60,6 +59,16 @@ class Fingerprints:
         b = h.copy()
         self._feed(h, body, b, code, code.encode() if CARD_CODE.fullmatch(code) else None)
         return h.hexdigest()[:32], b.hexdigest()[:32]
+
+    def _head(self, size, shape: str) -> bytes:
+        """What a face's digest starts with: its size and shape (a deck's faces share one size object)."""
+        key = (id(size), shape)
+        entry = self._heads.get(key)
+        if entry is None:
+            if len(self._heads) >= MEMO:
+                self._heads.clear()
+            entry = self._heads[key] = (size, repr((size, shape)).encode())   # (the size kept: its id stays its own)
+        return entry[1]
 
     def form(self, name: str) -> str:
         if name not in self._forms:
@@ -129,8 +138,6 @@ class Fingerprints:
                     blind.append(data)
                 self._gather(op.body, full, blind, code, quick)
                 data = b"}"
-            elif kind is ops.Form:
-                data = b"F" + self.form(op.name).encode() + _faded(op.opacity)
             else:
                 data = self._known(op)
                 if data is None:
@@ -153,7 +160,9 @@ class Fingerprints:
         return data
 
     def _drawing(self, op, kind) -> bytes:
-        """An Image, Svg, Rect, Ellipse or Path as the bytes a digest is fed."""
+        """A Form, Image, Svg, Rect, Ellipse or Path as the bytes a digest is fed."""
+        if kind is ops.Form:
+            return b"F" + self.form(op.name).encode() + _faded(op.opacity)
         if kind is ops.Image:
             return (b"I" + self.image(op.src).encode() + repr((op.x, op.y, op.w, op.h, op.clip)).encode()
                     + _faded(op.opacity))
