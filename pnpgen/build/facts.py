@@ -9,7 +9,6 @@ so that a rebuild takes in a volume none of whose pages changed at once."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -73,7 +72,7 @@ def _note_shape(note) -> bool:
 @dataclass
 class VolumeFacts:
     """What all the pages of a volume told the build, taken together, kept in the build cache
-    under `volume_key` of their input keys, so that a rebuild that finds the volume unchanged
+    under the volume's input key (inputs.InputKeys.volume), so that a rebuild that finds the volume unchanged
     takes it in at once instead of page by page: the characters its pages draw in each font
     and the files of those fonts, each page's content digest, the warnings of the pages that
     gave any ([page, warnings]), and what taking its pages in did to the deck's manifest
@@ -89,11 +88,6 @@ class VolumeFacts:
         part = self.part.as_list() if self.part is not None else None
         return json.dumps([self.chars, self.fonts, self.contents, self.notes, part], ensure_ascii=False,
                           separators=(",", ":"))
-
-
-def volume_key(keys: list[str]) -> str:
-    """The key of a volume's facts: its pages' input keys, in order."""
-    return hashlib.sha256(("volume\0" + "\0".join(keys)).encode()).hexdigest()
 
 
 def read_volume(text: str, pages: int) -> VolumeFacts | None:

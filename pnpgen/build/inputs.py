@@ -26,7 +26,7 @@ import pydantic
 import reportlab
 
 from .. import fonts
-from ..game.expand import plain, plain_backs
+from ..game.expand import joined, plain, plain_backs
 from ..game.loader import GameSource
 from ..sheets.impose import Sheet
 from .cache import FORMAT
@@ -116,6 +116,19 @@ class InputKeys:
             return [front]
         backs = plain(cards) if self._pack else plain_backs(cards)     # (a packed token draws each back)
         return [front, hashlib.sha256(back_geometry + _packed((slugs[1], backs))).hexdigest()]
+
+    def volume(self, runs: list, first_sheet: int, index: int, slug) -> str:
+        """The key of a volume's facts (facts.VolumeFacts): what all its pages are made from,
+        as their input keys take it, but at once: its cards as one plain value, the geometry
+        and cards of each sheet, and its slug lines (`slug`, a pages.Slug, with the volume's
+        first sheet and its index, gives every one of them)."""
+        h = hashlib.sha256(b"volume\0" + repr((slug, first_sheet, index, self.sheets.pages_per_sheet)).encode())
+        counts = []
+        for sheet, cards in runs:
+            counts.append(len(cards))
+            h.update(b"".join(self.geometry(sheet, counts[-1])))
+        h.update(_packed((counts, plain(joined([cards for _, cards in runs])))))
+        return h.hexdigest()
 
     def geometry(self, sheet: Sheet, n: int) -> tuple[bytes, bytes]:
         """What the front and back pages of a sheet of `n` cards are made from besides their

@@ -163,8 +163,7 @@ class DeckRecord:
         self.shapes.update(part.shapes)
         if part.back is not None and self.back is not None and self.back["page"] is None:
             self.back.update(file=self._file, page=part.back[0], slot=part.back[1])
-        for row in part.rows:
-            self.done.add(row)
+        self.done.extend(part.rows)
 
     def digested(self) -> dict[int, str]:
         """The faces digested since the last call, by id of their body (still alive): the build
@@ -365,11 +364,31 @@ class Spool:
         self.file.write(row_json + "\n")      # (JSON escapes every newline inside a row)
         self.count += 1
 
+    def extend(self, rows_json: list[str]) -> None:
+        """Rows one after another, as `add` takes each."""
+        if rows_json:
+            self.add("\n".join(rows_json))
+            self.count += len(rows_json) - 1
+
     def __iter__(self):
         if self.file is not None:
             self.file.seek(0)
             for line in self.file:
                 yield Raw(line[:-1])
+
+    def joined(self, separator: str):
+        """The rows with `separator` between each two, in pieces of some 64 KB."""
+        if self.file is None:
+            return
+        self.file.seek(0)
+        between = ""
+        while True:
+            piece = self.file.read(1 << 16)
+            if not piece:
+                return
+            piece += self.file.readline()       # (to the end of the row it stopped in)
+            yield between + piece[:-1].replace("\n", separator)
+            between = separator
 
     def close(self) -> None:
         if self.file is not None:
@@ -387,8 +406,11 @@ def chunks(value, indent: str = ""):
             yield f"{',' if i else ''}\n{inner}{json.dumps(k)}: "
             yield from chunks(v, inner)
         yield f"\n{indent}}}"
-    elif isinstance(value, Spool) and value.count or \
-            isinstance(value, list) and value and all(isinstance(v, (list, dict, Raw)) for v in value):
+    elif isinstance(value, Spool) and value.count:
+        yield f"[\n{inner}"
+        yield from value.joined(f",\n{inner}")
+        yield f"\n{indent}]"
+    elif isinstance(value, list) and value and all(isinstance(v, (list, dict, Raw)) for v in value):
         yield "["
         for i, v in enumerate(value):
             yield f"{',' if i else ''}\n{inner}"

@@ -11,7 +11,7 @@ form once), which a template's static parts, drawn alike for every deck of one s
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Callable, Sequence
 
 from ..game.expand import PrintCard
 from ..game.loader import GameSource
@@ -90,10 +90,11 @@ class Sharing:
 
 
 def plan_sharing(game: GameSource, decks: list[DeckPlan], sheets: dict[str, DeckSheets],
-                 forms: dict[str, dict] | None = None) -> Sharing:
+                 forms: Callable[[DeckPlan], dict] | None = None) -> Sharing:
     """The sharing plan of a game's decks, each with its planned `sheets` (by deck id).
-    `forms` (deck id -> its forms), when given, keeps apart decks that would define a shared
-    form differently (the shared PDF holds each form once)."""
+    `forms` (a deck -> its forms), when given, keeps apart decks that would define a shared
+    form differently (the shared PDF holds each form once); it is asked only about decks that
+    could share with another."""
     plan = Sharing()
     if game.game.share_sheets == "none":
         return plan
@@ -105,6 +106,8 @@ def plan_sharing(game: GameSource, decks: list[DeckPlan], sheets: dict[str, Deck
         key = (s.runs[0][0], s.page, s.flip_edge, s.offset, s.has_backs)
         groups.setdefault(key, []).append((deck, len(deck.cards) % s.per_sheet))
     for (sheet, page, flip, offset, backs), tails in groups.items():
+        if len(tails) < 2:
+            continue        # (a deck alone has no one to share with)
         chosen = _pooled(_agreeing(tails, forms), sheet.per_sheet)
         if not chosen:
             continue
@@ -126,14 +129,15 @@ def _name(base: str, plan: Sharing, game: GameSource) -> str:
     return name
 
 
-def _agreeing(tails: list[tuple[DeckPlan, int]], forms: dict[str, dict] | None) -> list[tuple[DeckPlan, int]]:
+def _agreeing(tails: list[tuple[DeckPlan, int]], forms: Callable[[DeckPlan], dict] | None) \
+        -> list[tuple[DeckPlan, int]]:
     """The decks (in order) whose forms agree, name by name, with those of the decks before them."""
     if forms is None:
         return tails
     seen: dict = {}
     out = []
     for deck, tail in tails:
-        own = {k: v for k, v in forms[deck.id].items() if k != COMMON_BACK_FORM}
+        own = {k: v for k, v in forms(deck).items() if k != COMMON_BACK_FORM}
         if all(seen.get(k, v) == v for k, v in own.items()):
             seen.update(own)
             out.append((deck, tail))
@@ -167,8 +171,10 @@ def share_game(plan: GamePlan, options: Options, forms: bool = True) -> Sharing:
     With `forms`, each deck's forms are prepared (as drawing it would) so that decks whose
     forms disagree keep apart."""
     decks, game = plan.decks, plan.game
+    if game.game.share_sheets == "none":
+        return Sharing()
     sheets = {d.id: plan_sheets(game, d, d.cards, options) for d in decks}
     laid = custom_laid(game, decks, options)
     shareable = [d for d in decks if d.id not in laid]
     return plan_sharing(game, shareable, sheets,
-                        {d.id: deck_forms(d, d.cards, plan.icons) for d in shareable} if forms else None)
+                        (lambda deck: deck_forms(deck, deck.cards, plan.icons)) if forms else None)

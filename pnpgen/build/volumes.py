@@ -25,7 +25,7 @@ from ..pdf.pdfx import make_pdfx
 from ..pdf.replay import Entry
 from . import workers
 from .cache import PageCache, PageKeys, charset, font_key, page_images
-from .facts import FactFinder, PageFacts, VolumeFacts, fonts_ready, read, read_volume, volume_key
+from .facts import FactFinder, PageFacts, VolumeFacts, fonts_ready, read, read_volume
 from .inputs import InputKeys
 from .manifest import DeckRecord, RecordPart
 from .pages import BACK, FRONT, DeckSheets, PageMaker, Slug, notices, sheet_plans
@@ -148,11 +148,13 @@ class DeckWriter:
     def _prepare(self, volume: Volume) -> VolumeWork:
         """The volume's facts (kept or found now: here or by workers), its font set, its drawn
         pages' keys and whether its file stays; workers started for the pages to draw."""
+        facts_key = None
+        if self.inputs is not None:
+            facts_key = self.inputs.volume(volume.runs, volume.first_sheet, volume.index, self.maker.slug)
+            kept = self._kept(volume, facts_key)
+            if kept is not None:
+                return kept
         keys = self._keys(volume) if self.inputs is not None else [None] * (len(volume.runs) * self.per_sheet)
-        facts_key = volume_key(keys) if self.inputs is not None else None
-        kept = self._kept(volume, keys, facts_key) if facts_key is not None else None
-        if kept is not None:
-            return kept
         work = VolumeWork(volume, [None] * len(volume.runs), keys, self._recall(keys), facts_key=facts_key)
         missing = [p for p, facts in enumerate(work.facts) if facts is None]
         work.shared = self._fork(work, missing)
@@ -215,15 +217,16 @@ class DeckWriter:
         return VolumeFacts(chars, {name: origins[name] for name in chars}, [f.content for f in work.facts], notes,
                            part)
 
-    def _kept(self, volume: Volume, keys: list[str], facts_key: str) -> VolumeWork | None:
+    def _kept(self, volume: Volume, facts_key: str) -> VolumeWork | None:
         """The volume taken in at once from the facts kept for all its pages together, when
-        the cache has them and its PDF stays as it is (None: taken in page by page)."""
+        the cache has them and its PDF stays as it is (None: taken in page by page). Its
+        pages' input keys are not even worked out: the cache keeps what it kept for it."""
         text = self.cache.facts([facts_key]).get(facts_key)
-        facts = read_volume(text, len(keys)) if text is not None else None
+        facts = read_volume(text, len(volume.runs) * self.per_sheet) if text is not None else None
         if facts is None or not fonts_ready(facts) or self.record is not None and (
                 facts.part is None or not self.record.fits(facts.part)):
             return None
-        work = VolumeWork(volume, [], keys, [], facts_key=facts_key)
+        work = VolumeWork(volume, [], [], [], facts_key=facts_key)
         work.fonts = workers.merge_charsets([self.forms_chars, facts.chars])
         fonts_state = font_key(work.fonts)
         work.drawn_keys = [self.page_keys.drawn(content, fonts_state) for content in facts.contents]
@@ -316,9 +319,10 @@ class DeckWriter:
         """Put the volume's pages into its PDF, unless the file stays."""
         volume = work.volume
         if work.stays:
-            self.kept += len(work.keys)
-            self.cache.keep(self._pdf(volume), work.keys + [work.facts_key] + work.drawn_keys)
-            self._count(len(work.keys))
+            self.kept += len(work.drawn_keys)
+            if work.keys:       # (taken in at once: the cache keeps what it kept for it, as it is)
+                self.cache.keep(self._pdf(volume), work.keys + [work.facts_key] + work.drawn_keys)
+            self._count(len(work.drawn_keys))
             return
         tmp = self.staged.add(volume.target)
         canvas = open_volume(self.game, self.deck, self.sheets, volume, tmp, self.forms, work.fonts, self.slug_font)

@@ -80,6 +80,12 @@ class PrintCards(Sequence):
             total += count
         self.lo, self.hi = 0, total
 
+    def _as(self, other: PrintCards, lo: int, hi: int) -> PrintCards:
+        """This (made with __new__) as the run lo:hi of the same cards as `other`."""
+        self.prefix, self.deck, self.numbers, self.starts = other.prefix, other.deck, other.numbers, other.starts
+        self.lo, self.hi = lo, hi
+        return self
+
     def __len__(self) -> int:
         return self.hi - self.lo
 
@@ -88,10 +94,7 @@ class PrintCards(Sequence):
             lo, hi, step = i.indices(len(self))
             if step != 1:
                 return [self[j] for j in range(lo, hi, step)]
-            run = PrintCards.__new__(PrintCards)     # the same cards, another run of them
-            run.prefix, run.deck, run.numbers, run.starts = self.prefix, self.deck, self.numbers, self.starts
-            run.lo, run.hi = self.lo + lo, self.lo + max(lo, hi)
-            return run
+            return PrintCards.__new__(PrintCards)._as(self, self.lo + lo, self.lo + max(lo, hi))
         if i < 0:
             i += len(self)
         if not 0 <= i < len(self):
@@ -180,6 +183,17 @@ def plain(cards) -> tuple | list[tuple]:
         return cards.plain()
     return [(c.entry.index, c.code, c.copy, c.entry.count, c.front, c.back, c.unique_back,
              tuple(c.entry.fields.values())) for c in cards]
+
+
+def joined(runs: list) -> Sequence:
+    """Runs of cards, one after another, as one: a run of the deck's PrintCards when they are
+    runs of it in a row (a volume's sheets), else a list of their cards."""
+    first = runs[0] if runs else None
+    if isinstance(first, PrintCards) and all(
+            isinstance(b, PrintCards) and b.deck is a.deck and b.numbers is a.numbers and b.lo == a.hi
+            for a, b in zip(runs, runs[1:])):
+        return PrintCards.__new__(PrintCards)._as(first, first.lo, runs[-1].hi)
+    return [card for run in runs for card in run]
 
 
 def plain_backs(cards) -> tuple | list[tuple]:

@@ -560,49 +560,53 @@ def _card(deck: Deck, doc, i, raw, checks: _Checks | None = None) -> tuple:
     """A card entry checked, as CardTable.add takes it: (its field values, line, count,
     template, back, pinned number, whether it names its own template)."""
     checks = checks or _Checks(deck)
-    loc, allowed = ("cards", i), checks.allowed
-    problems = []
-
-    def err(key, message):
-        problems.append(Problem(doc.path, doc.line(loc + ((key,) if key else ())), message))
-
-    if not raw.keys() <= allowed:
+    problems: list[tuple] = []      # (key or None, message)
+    if not raw.keys() <= checks.allowed:
         for key in raw:
-            if key not in allowed:
-                err(key, f"cards[{i}]: unknown field '{key}'{did_you_mean(key, allowed)}; "
-                         "declare it under fields: at the top of the deck")
+            if key not in checks.allowed:
+                problems.append((key, f"cards[{i}]: unknown field '{key}'{did_you_mean(key, checks.allowed)}; "
+                                      "declare it under fields: at the top of the deck"))
     values = []
     for name, spec, exact, text in checks.fields:
         value = raw.get(name, _ABSENT)
         if value is _ABSENT:
             if spec.required:
-                err(None, f"cards[{i}]: required field '{name}' is missing")
+                problems.append((None, f"cards[{i}]: required field '{name}' is missing"))
             else:
                 values.append(spec.default)
             continue
         if value.__class__ not in exact or text and len(value) > 5000:
             message = _check_value(name, value, spec)
             if message:
-                err(name, f"cards[{i}].{name}: {message}")
+                problems.append((name, f"cards[{i}].{name}: {message}"))
         values.append(value)
-    count = raw.get("count", 1)
-    if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_COUNT:
-        err("count", f"cards[{i}].count: expected a whole number from 0 to {MAX_COUNT}, got {count!r}")
-        count = 1
-    template = raw.get("template", deck.template)
-    if template is None:
-        err(None, f"cards[{i}]: no template; set template: on the card or on the deck")
-    elif not isinstance(template, str):
-        err("template", f"cards[{i}].template: expected a template name")
-    back = raw.get("back")
-    if back is not None and not isinstance(back, str):
-        err("back", f"cards[{i}].back: expected a template name")
-    number = raw.get("number")
-    if number is not None and (isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= 99999):
-        err("number", f"cards[{i}].number: expected a whole number from 1 to 99999")
+    count, template, back, number = (raw.get("count", 1), raw.get("template", deck.template), raw.get("back"),
+                                     raw.get("number"))
+    if count.__class__ is not int or not 0 <= count <= MAX_COUNT:
+        problems += _settings(i, count, template, back, number)
+    elif template.__class__ is not str or back is not None or number is not None:
+        problems += _settings(i, count, template, back, number)
+    loc = ("cards", i)
     if problems:
-        raise InputError(problems)
+        raise InputError([Problem(doc.path, doc.line(loc + ((key,) if key else ())), message)
+                          for key, message in problems])
     return values, doc.lines.get(loc) or doc.line(loc), count, template, back, number, "template" in raw
+
+
+def _settings(i: int, count, template, back, number) -> list[tuple]:
+    """What is wrong with a card entry's count, template, back and number: (key or None, message)."""
+    problems = []
+    if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_COUNT:
+        problems.append(("count", f"cards[{i}].count: expected a whole number from 0 to {MAX_COUNT}, got {count!r}"))
+    if template is None:
+        problems.append((None, f"cards[{i}]: no template; set template: on the card or on the deck"))
+    elif not isinstance(template, str):
+        problems.append(("template", f"cards[{i}].template: expected a template name"))
+    if back is not None and not isinstance(back, str):
+        problems.append(("back", f"cards[{i}].back: expected a template name"))
+    if number is not None and (isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= 99999):
+        problems.append(("number", f"cards[{i}].number: expected a whole number from 1 to 99999"))
+    return problems
 
 
 def _check_value(name: str, value, spec: FieldSpec) -> str | None:

@@ -197,7 +197,10 @@ class _Builder:
         """The value at `loc`; its line is recorded only where it differs from `parent`'s
         (Doc.line falls back to the nearest recorded ancestor, so nothing is lost, and a deck
         of one-line card entries keeps one line a card instead of one a field)."""
-        event = self.loader.get_event()
+        return self._value_of(self.loader.get_event(), loc, parent)
+
+    def _value_of(self, event, loc, parent: int | None):
+        """The value at `loc` that `event` starts (see `value`)."""
         line = event.start_mark.line + 1
         kind = type(event)
         if kind is _Alias:
@@ -294,7 +297,17 @@ class _Builder:
                 elif key == self.stream.key and self._plain_list_next():
                     out[key] = self.streamed((key,), line, out)
                     continue
-            out[key] = self.value(loc + (key,), line)
+            event = get_event()
+            if type(event) is _Scalar and not event.anchor:   # (as _value_of reads it, without its call)
+                at = event.start_mark.line + 1
+                self.count += 1
+                if self.count > MAX_NODES:
+                    self._counted(0, at)
+                if at != line:
+                    self.doc.lines.setdefault(loc + (key,), at)
+                out[key] = self._scalar_of(event, self._tag(event))
+            else:
+                out[key] = self._value_of(event, loc + (key,), line)
         if merged and not loc and self.stream is not None and self.stream.count is not None:
             self.stream.late = True                    # merged keys come in after the streamed list
         for part, line in merged:                      # keys written out win over merged ones
