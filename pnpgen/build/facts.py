@@ -47,11 +47,16 @@ def read(text: str) -> PageFacts | None:
         chars, used, content, events, warnings = json.loads(text)
     except (ValueError, TypeError):
         return None
-    ok = (isinstance(chars, dict) and isinstance(used, dict) and used.keys() == chars.keys()
-          and all(isinstance(c, str) for c in chars.values()) and all(map(_origin_shape, used.values()))
+    ok = (_fonts_shape(chars, used)
           and isinstance(content, str) and (events is None or isinstance(events, list))
           and isinstance(warnings, list) and all(map(_note_shape, warnings)))
     return PageFacts(chars, used, content, events, warnings) if ok else None
+
+
+def _fonts_shape(chars, used) -> bool:
+    """The characters drawn in each font and the fonts' origins, as kept: two dicts of one set of fonts."""
+    return (isinstance(chars, dict) and isinstance(used, dict) and used.keys() == chars.keys()
+            and all(isinstance(c, str) for c in chars.values()) and all(map(_origin_shape, used.values())))
 
 
 def _origin_shape(origin) -> bool:
@@ -97,8 +102,7 @@ def read_volume(text: str, pages: int) -> VolumeFacts | None:
         chars, used, contents, notes, part = json.loads(text)
     except (ValueError, TypeError):
         return None
-    ok = (isinstance(chars, dict) and isinstance(used, dict) and used.keys() == chars.keys()
-          and all(isinstance(c, str) for c in chars.values()) and all(map(_origin_shape, used.values()))
+    ok = (_fonts_shape(chars, used)
           and isinstance(contents, list) and len(contents) == pages and all(isinstance(c, str) for c in contents)
           and isinstance(notes, list) and all(_page_notes_shape(n, pages) for n in notes)
           and (part is None or _part_shape(part)))
