@@ -3,7 +3,7 @@ a common back) with pnpgen, and draw the same content with bare reportlab and no
 Both run as fresh processes, so start-up is included. Prints cards per second, peak
 memory, PDF size and the pnpgen / bare-reportlab time ratio.
 
-    python benchmarks/bench.py            # 1,000, 10,000 and 20,000 cards, best of 3 runs each
+    python benchmarks/bench.py            # 1,000, 10,000 and 20,000 cards, best of 5 runs each
     python benchmarks/bench.py 2000       # other sizes
 
 Then peak memory by deck size (1,000, 5,000 and 20,000 cards, with and without the build
@@ -145,7 +145,7 @@ def compiled() -> None:
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(Path(pnpgen.__file__).parent)], check=True)
 
 
-def main(sizes, repeat=3):
+def main(sizes, repeat=5):
     compiled()
     print(f"{'cards':>7} {'pnpgen s':>9} {'cards/s':>8} {'peak MB':>8} {'PDF KB':>8} "
           f"{'bare s':>7} {'bare MB':>8} {'ratio':>6}")

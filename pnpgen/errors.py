@@ -4,7 +4,6 @@ breaks its rules exits 1. The command line's one handler calls `show()` and exit
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -102,6 +101,7 @@ class InputError(PnpgenError):
 
 def did_you_mean(word: str, choices) -> str:
     """A ' (did you mean 'x'?)' suffix, or a list of the choices when nothing is close."""
+    import difflib      # (only now: a build without a misspelt name never needs it)
     choices = sorted(str(c) for c in choices)
     close = difflib.get_close_matches(str(word), choices, n=1, cutoff=0.6)
     if close:

@@ -13,8 +13,9 @@ from pathlib import Path
 import ots
 import reportlab
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFError, TTFont
+from reportlab.pdfbase.ttfonts import TTFError
 
+from . import fontfaces
 from .errors import InputError
 
 MAX_BYTES = 50_000_000
@@ -74,7 +75,7 @@ def ensure(name: str, path: Path) -> str:
         if BUILTIN.get(name) != path:
             verify(name, path)
         try:
-            font = TTFont(key, str(path))
+            font = fontfaces.load_font(key, path)
             pdfmetrics.registerFont(font)
         except (TTFError, *DAMAGED) as exc:
             raise InputError.at(path, None, f"cannot use font '{name}': {exc}; "

@@ -232,3 +232,44 @@ def test_short_hex_colours_mean_what_they_mean_in_css():
     assert to_color("#f008").alpha == pytest.approx(0x88 / 255) and to_color("#ff0000").alpha == 1
     with pytest.raises(ValueError, match="six hex digits"):
         to_color("#ffffff8")
+
+
+def test_one_line_texts_are_placed_as_the_general_path_places_them(tmp_path, monkeypatch):
+    """Text._one_line, the short way for plain text that fits on one line, gives the very
+    operation (repr and all: -0.0 is not 0.0 there) that wrapping, fitting and placing gives."""
+    import random
+
+    from pnpgen.elements.text import Text
+    from pnpgen.layout.context import Context
+
+    make_game(tmp_path, GAME, DECK, {"face": FACE})
+    game = load(Project(tmp_path), "mini")
+    layouter = Layouter(game, game.decks[0])
+    ctx = Context(layouter.res, Expressions(), {}, (63.5, 88.9), 3.0, {})
+    rng = random.Random(7)
+    words = ["Card", "17", "a", "Wide", "WWWWWWWW", "ii", "x-y", "(3)", "\t", "  "]
+    elements = []
+    for _ in range(600):
+        content = " ".join(rng.choice(words) for _ in range(rng.randint(1, 5)))
+        if not content.strip():
+            continue
+        element = Text(text=content, x=rng.choice([0, -0.0, 5, 7.25]), y=rng.choice([0, -0.0, 3.5, 40]),
+                       w=rng.choice([4, 12, 30.5, 53.5]), h=rng.choice([2, 4.5, 9, 30]),
+                       font=rng.choice(["sans", "sans-bold"]), size=rng.choice([6, 9, 13, 16.5]),
+                       align=rng.choice(["left", "center", "right"]), valign=rng.choice(["top", "middle", "bottom"]),
+                       wrap=rng.random() < 0.8, leading=rng.choice([1, 1.15, 2]), rotate=rng.choice([0, 90, -90, 45]),
+                       color=rng.choice(["black", "#ff000080"]), opacity=rng.choice([1, 0.5]))
+        elements.append((element, content))
+    one_line, taken = Text._one_line, []
+
+    def counted(self, *args):
+        op = one_line(self, *args)
+        taken.append(op is not None)
+        return op
+
+    monkeypatch.setattr(Text, "_one_line", counted)
+    short = [repr(e._layout(content, ctx, [])) for e, content in elements]
+    monkeypatch.setattr(Text, "_one_line", lambda self, *args: None)
+    general = [repr(e._layout(content, ctx, [])) for e, content in elements]
+    assert short == general
+    assert 100 < sum(taken) < len(taken) - 100      # both ways were taken, many times

@@ -4,6 +4,7 @@ shapely for polygon packing, pypdf for PDF/X and booklets, pdfium for flattening
 with the first file or check that uses them."""
 
 import json
+import os
 import subprocess
 import sys
 
@@ -12,7 +13,15 @@ import pytest
 from tests.minigame import make_game
 
 LAZY = ["pypdf", "pypdfium2", "numpy", "colorspacious", "svglib", "lxml", "shapely", "reportlab.graphics.renderPDF",
-        "python_calamine", "openpyxl", "markdown_it"]
+        "python_calamine", "openpyxl", "markdown_it",
+        # what a game of cards alone never uses: boards (tiling, seams, their print checks), map
+        # parsers, the rulebook, custom sheet layouts, packing shapes, art readers, PDF/X colour
+        "pnpgen.build.boards", "pnpgen.printcheck", "pnpgen.sheets.tile", "pnpgen.sheets.seams",
+        "pnpgen.maps", "pnpgen.rulebook.source", "pnpgen.sheets.custom_layout", "pnpgen.sheets.polypack",
+        "PIL.PngImagePlugin", "PIL.JpegImagePlugin", "PIL.ImageCms",
+        "multiprocessing"]      # (a deck of a few sheets is drawn without worker processes)
+NOT_AT_START = ["difflib"]
+"""Imported only when a name is misspelt (click imports it too, to parse a short option such as -q)."""
 
 
 GAME = "title: Plain\ncode: PLN\ncard_size: poker\n"
@@ -32,7 +41,19 @@ def _imported_after(code: str) -> set[str]:
 def test_cli_start_up_leaves_heavy_readers_out():
     loaded = _imported_after("import pnpgen.cli.main")
     assert "pnpgen.build" in loaded          # (the probe imported the command line for real)
-    assert not [name for name in LAZY if name in loaded]
+    assert not [name for name in LAZY + NOT_AT_START if name in loaded]
+
+
+def test_the_process_has_pydantic_look_for_no_plugins():
+    """The pnpgen process turns pydantic's plugin search off (it reads every installed
+    distribution's metadata), unless the user set PYDANTIC_DISABLE_PLUGINS."""
+    probe = ("import os, sys, pnpgen.__main__ as m\nsys.argv = ['pnpgen', '--version']\n"
+             "m._exit = lambda code: print(os.environ['PYDANTIC_DISABLE_PLUGINS'])\nm.run()")
+    assert subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
+                          env={**os.environ, "PYDANTIC_DISABLE_PLUGINS": ""}).stdout.splitlines()[-1] == ""
+    env = {k: v for k, v in os.environ.items() if k != "PYDANTIC_DISABLE_PLUGINS"}
+    assert subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
+                          env=env).stdout.splitlines()[-1] == "__all__"
 
 
 def test_a_plain_build_leaves_heavy_readers_out(tmp_path):
@@ -52,3 +73,34 @@ def test_the_readers_come_in_when_used(module):
     loaded = _imported_after(f"import {module} as m\n"
                              "getattr(m, 'check_faces', None) or m._import_readers()")
     assert {"numpy", "colorspacious"} <= loaded if module == "pnpgen.printcheck" else "svglib" in loaded
+
+
+def _process(*args, **kw) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pnpgen", *map(str, args)], capture_output=True, text=True, **kw)
+
+
+def test_the_process_ends_with_the_commands_status_and_all_its_output(tmp_path):
+    """`python -m pnpgen` ends the process as soon as the command is done (pnpgen/__main__.py):
+    its output is all there when read through a pipe, the PDF and manifest are in place, and
+    the exit status is the command's: 0 built, 2 bad input."""
+    make_game(tmp_path, GAME, DECK, {"card": CARD, "back": BACK})
+    built = _process("--root", tmp_path, "build")
+    assert built.returncode == 0, built.stderr
+    assert built.stdout.rstrip().endswith(str(tmp_path / "out" / "mini"))      # (the summary's last words)
+    pdf = (tmp_path / "out" / "mini" / "deck.pdf").read_bytes()
+    assert pdf.startswith(b"%PDF") and pdf.rstrip().endswith(b"%%EOF")
+    assert json.loads((tmp_path / "out" / "mini" / "manifest.json").read_text())["decks"]
+    listed = _process("--root", tmp_path, "list")
+    assert listed.returncode == 0 and listed.stdout.startswith("mini: Plain (PLN), 12 cards")
+    (tmp_path / "templates" / "mini" / "card.yaml").write_text(CARD.replace("size: 12", "size: twelve"))
+    bad = _process("--root", tmp_path, "build")
+    assert bad.returncode == 2 and "card.yaml:" in bad.stderr and "Traceback" not in bad.stderr
+    assert _process("--root", tmp_path / "nowhere", "build").returncode == 2
+
+
+def test_a_reader_that_stops_early_ends_it_quietly(tmp_path):
+    """`pnpgen list | head -1`: the reader goes away; the command ends with no traceback."""
+    make_game(tmp_path, GAME, DECK, {"card": CARD, "back": BACK})
+    shell = f"{sys.executable} -m pnpgen --root {tmp_path} list | head -c 5"
+    ran = subprocess.run(["bash", "-c", shell], capture_output=True, text=True, timeout=60)
+    assert ran.stdout == "mini:" and "Traceback" not in ran.stderr

@@ -50,6 +50,8 @@ BUSY_SECONDS = 120.0
 """How long a build waits for another build of the same out/ that is writing the store."""
 
 TABLES = ("page", "used", "facts", "volume")
+MEMO = 1024
+"""How many slots, marks and shared bodies a PageKeys keeps what it made of."""
 
 
 def _salt() -> str:
@@ -68,19 +70,29 @@ def charset(pages: list[SheetPage], forms: dict, slug_font: str) -> dict[str, st
     """Every font a PDF draws with, and the characters outside printable ASCII it draws:
     {font name: sorted characters}."""
     chars: dict[str, set] = {}
+    seen: set[int] = set()      # bodies and texts walked already (a text every card shows: once a page)
+
+    def take(font: str, text: str) -> None:
+        found = chars.get(font)
+        if found is None:
+            found = chars[font] = set()
+        if not (text.isascii() and text.isprintable()):    # (printable ASCII is left out below)
+            found.update(text)
 
     def walk(body):
         for op in body:
             kind = type(op)
             if kind is ops.Text:
+                if id(op) in seen:
+                    continue
+                seen.add(id(op))
                 for _x, _y, runs in op.lines:
                     for run in runs:
                         if not run.icon:
-                            chars.setdefault(run.font, set()).update(run.text)
+                            take(run.font, run.text)
             elif kind is ops.Group:
                 walk(op.body)
 
-    seen = set()
     for form in forms.values():
         walk(form.body)
     for page in pages:
@@ -89,7 +101,7 @@ def charset(pages: list[SheetPage], forms: dict, slug_font: str) -> dict[str, st
                 seen.add(id(body))
                 walk(body)
         if page.slug:
-            chars.setdefault(slug_font, set()).update(page.slug[1])
+            take(slug_font, page.slug[1])
     # printable ASCII has fixed codes in every font (reportlab's asciiReadable), so only the
     # rest is seeded: a new ASCII letter in one title leaves every other page as it was
     return {font: "".join(sorted(c for c in cs if not (32 <= ord(c) < 128 or c == "\xa0")))
@@ -121,23 +133,38 @@ class PageKeys:
             _SALT = _salt()
         self.fp = Fingerprints(forms, root)
         self.base = f"{_SALT}:{page_size}:{bleed}"
+        self._made: dict[tuple, tuple] = {}     # ids of objects -> (the objects, what was made of them)
 
     def content(self, page: SheetPage, known: dict[int, str] | None = None) -> str:
         """The page's content digest; `known`: digests of its bodies computed already (the
-        manifest's), by id of the body, taken as they are rather than walked again."""
-        h = hashlib.sha256(self.base.encode())
+        manifest's), by id of the body, taken as they are rather than walked again. What the
+        sheet's pages share (a slot, the marks, a common back) is put in bytes once."""
+        parts = [self.base.encode()]
         for slot, body, card_h, shape in page.cards:
             d = known.get(id(body)) if known else None
             if d is None:
-                d = self.fp.face(body)
-            h.update(repr((slot.clip, slot.transform, card_h, shape, d, form_names(body))).encode())
-            if slot.path:   # a polygon's clip (its back page has no cut lines to tell it apart)
-                h.update(repr(slot.path).encode())
-        h.update(repr((page.ticks, page.marks, page.cuts)).encode())
+                d = self._once((body,), lambda: self.fp.face(body))
+            where, path = self._once((slot, card_h, shape), lambda: (
+                f"({slot.clip!r}, {slot.transform!r}, {card_h!r}, {shape!r}, ".encode(),
+                repr(slot.path).encode() if slot.path else b""))    # (a polygon's clip: its back page has no cut lines)
+            parts += (where, f"{d!r}, {form_names(body)!r})".encode(), path)
+        parts.append(self._once((page.ticks, page.marks, page.cuts),
+                                lambda: repr((page.ticks, page.marks, page.cuts)).encode()))
         if page.slug:
             s = page.slug[0].slug
-            h.update(repr((s.x, s.y, s.angle, s.height, page.slug[1])).encode())
-        return h.hexdigest()
+            parts.append(repr((s.x, s.y, s.angle, s.height, page.slug[1])).encode())
+        return hashlib.sha256(b"".join(parts)).hexdigest()
+
+    def _once(self, objects: tuple, make):
+        """What `make()` makes of `objects`, made once while they are alive: kept with them,
+        so that no other object can have their ids meanwhile."""
+        key = tuple(map(id, objects))
+        entry = self._made.get(key)
+        if entry is None:
+            if len(self._made) >= MEMO:
+                self._made.clear()
+            entry = self._made[key] = (objects, make())
+        return entry[1]
 
     def drawn(self, content: str, fonts: str) -> str:
         """The key of a page of content digest `content` drawn with the font state `fonts` (font_key)."""

@@ -12,7 +12,6 @@ from .. import files
 from ..errors import InputError, Notice
 from ..game.loader import GameSource
 from ..layout.imagestore import ImageStore
-from .boards import build_board
 from .cache import PageCache, prune_images
 from .decks import build_deck
 from .manifest import Manifest
@@ -117,6 +116,7 @@ def _build_components(plan: GamePlan, outdir: Path, options: Options, cache: Pag
         refuse_if_strict(r.warnings, options)
         results.append(r)
     for board in plan.boards:
+        from .boards import build_board     # (only now: a game of cards alone never tiles a board)
         options.progress(f"{game.id}/{board.id}: board ...")
         r, tmp = build_board(game, board, plan.icons, outdir, options, book)
         staged.adopt([(tmp, r.path)])

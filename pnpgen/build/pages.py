@@ -15,7 +15,6 @@ from ..game.loader import GameSource
 from ..ops import FormDef
 from ..pdf.canvas import SheetPage
 from ..sheets.impose import Sheet, impose, pack
-from ..sheets.polypack import pack_polygons
 from .manifest import DeckRecord
 from .options import Options
 from .plan import COMMON_BACK, COMMON_BACK_FORM, DeckPlan
@@ -67,6 +66,7 @@ def plan_sheets(game: GameSource, deck: DeckPlan, cards: Sequence[PrintCard], op
         sizes, shapes = [t.size or deck.source.size for t in token_looks], [t.shape for t in token_looks]
         outlines = [t.outline() for t in token_looks]
         if any(outlines):   # hexes nest in offset rows; other polygons are cut along their outlines
+            from ..sheets.polypack import pack_polygons     # (only packed decks of shapes need it)
             placed = pack_polygons(page, sizes, shapes, outlines, g.bleed, g.printer_margin, g.cut, flip_edge)
         else:
             placed = pack(page, sizes, shapes, g.bleed, g.printer_margin, flip_edge)

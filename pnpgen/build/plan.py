@@ -5,6 +5,7 @@ start from the same `GamePlan`."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from ..errors import InputError, Notice, Problem
 from ..game.expand import PrintCard, PrintCards, assign_numbers, expand, looks
@@ -16,9 +17,11 @@ from ..layout.lint import check_template
 from ..layout.printres import ImageSettings
 from ..layout.resources import Resources, settings_of
 from ..ops import Form, FormDef
-from ..rulebook.source import FILE as RULEBOOK
-from ..sheets.custom_layout import SheetLayout, is_path, load as load_sheet_layout
+from ..rulebook import FILE as RULEBOOK
 from .options import Options
+
+if TYPE_CHECKING:
+    from ..sheets.custom_layout import SheetLayout
 
 COMMON_BACK_FORM = "back:common"
 COMMON_BACK = [Form(COMMON_BACK_FORM)]
@@ -140,6 +143,7 @@ def _lint_deck(game: GameSource, deck: DeckSource, layouter: Layouter, cards, ex
 
 def sheet_layout_of(game: GameSource) -> SheetLayout:
     """The custom sheet layout game.yaml names: a preset, or a file inside the game folder."""
+    from ..sheets.custom_layout import is_path, load as load_sheet_layout    # (only a game that names one reads it)
     spec, line = game.game.layout, game.doc.line(("layout",))
     if is_path(spec):
         try:

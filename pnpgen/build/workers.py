@@ -13,7 +13,6 @@ for byte the one a single process writes."""
 from __future__ import annotations
 
 import gc
-import multiprocessing
 import os
 import pickle
 from dataclasses import dataclass
@@ -31,7 +30,10 @@ def worker_count(sheets: int, wanted: int | None) -> int:
     """How many workers to draw `sheets` sheets with: `wanted` (None: one a core), fewer when
     there are too few sheets to share out, and one (no worker at all) where processes cannot
     be forked."""
-    if wanted == 1 or not hasattr(os, "fork") or "fork" not in multiprocessing.get_all_start_methods():
+    if wanted == 1 or sheets // SHEETS_EACH < 2 or not hasattr(os, "fork"):
+        return 1
+    import multiprocessing      # (only now: a deck of a few sheets is drawn by the build itself)
+    if "fork" not in multiprocessing.get_all_start_methods():
         return 1
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     return max(1, min(wanted or cores, sheets // SHEETS_EACH))
@@ -78,6 +80,7 @@ class Job:
 
     def start(self, share: Share, work) -> None:
         """Fork a worker for `share`, one of the parts of the volume `work` (volumes.VolumeWork)."""
+        import multiprocessing      # (imported by worker_count already)
         context = multiprocessing.get_context("fork")
         parent, child = context.Pipe()
         share.process = context.Process(target=self._work, args=(share, work, child), daemon=True)

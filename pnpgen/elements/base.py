@@ -1,7 +1,7 @@
 """What every layout element shares: an optional `when` condition, paint, and numeric keys
 that may be expressions evaluated for each card (`w: "{{ card.width - 2 * card.safe }}"`)."""
 
-from __future__ import annotations
+# (no "from __future__ import annotations" where models are made: see sources.validation.Schema)
 
 from typing import Annotated, ClassVar
 

@@ -2,11 +2,10 @@
 list of walls, written as docs/maps.md describes), with walls on the grid lines and an
 icon for each symbol. The rules-check reads the same data with the same parser."""
 
-from __future__ import annotations
+# (no "from __future__ import annotations" where models are made: see sources.validation.Schema)
 
 from typing import Literal
 
-from ..maps import gridmap
 from .. import ops
 from ..errors import LayoutError
 from .base import Coord, Dash, Element, Opacity, faded, number
@@ -58,6 +57,7 @@ class Grid(Element):
     '#rrggbbaa' colour's own transparency."""
 
     def ops(self, ctx):
+        from ..maps import gridmap     # (only a card that draws a map reads one)
         cells = ctx.value(self.cells)
         walls = ctx.value(self.walls) if self.walls is not None else []
         try:

@@ -6,7 +6,7 @@ group is translucent as a whole: its elements are put together first, so where t
 the one on top hides the one under it, and the result lets what lies under the group show
 through (a faded badge made of several shapes, a watermark of art and text)."""
 
-from __future__ import annotations
+# (no "from __future__ import annotations" where models are made: see sources.validation.Schema)
 
 import math
 

@@ -3,7 +3,7 @@ or one drawn from a seed; notation in docs/maps.md): each hex filled with its
 terrain's colour and marked with its icon and number, so terrain is told apart by symbol
 as well as colour; shared edges are drawn once; start hexes ringed in player colours."""
 
-from __future__ import annotations
+# (no "from __future__ import annotations" where models are made: see sources.validation.Schema)
 
 from typing import Literal
 

@@ -12,7 +12,7 @@ into the card), with `value`, `slot` and `index` as names; by default the value 
 Without a `shape:` the slots take the template's: on a hex tile (shape hex-flat or hex-pointy)
 they sit on the tile's own hexagon, on anything else on the rectangle."""
 
-from __future__ import annotations
+# (no "from __future__ import annotations" where models are made: see sources.validation.Schema)
 
 import math
 from functools import cached_property

@@ -81,11 +81,15 @@ class Text(Element):
 
     def _layout(self, content, ctx, notes):
         regular = ctx.font(self.font)
-        bold = ctx.bold_of(regular)
         boxw, boxh = (self.h, self.w) if self.rotate % 180 == 90 else (self.w, self.h)
-        paragraphs = [_words(p, regular, bold, ctx, notes) for p in content.split("\n")]
         space = _unit_width(" ", regular)
         asc, desc = fonts.ascent_descent(regular)
+        if "\n" not in content and _plain(content):
+            op = self._one_line(content, regular, boxw, boxh, asc, desc, space, ctx)
+            if op is not None:
+                return op
+        bold = ctx.bold_of(regular) if "**" in content else regular   # (only `**` turns to it)
+        paragraphs = [_words(p, regular, bold, ctx, notes) for p in content.split("\n")]
         top = self.size
         low = self.min_size if self.min_size is not None else round(self.size * 0.6, 2)
         size, lines = top, _wrap(paragraphs, boxw / PT / top, space, self.wrap)
@@ -112,17 +116,47 @@ class Text(Element):
                 size, lines = best
         return self._place(lines, size, boxw, boxh, asc, desc, space, ctx)
 
-    def _place(self, lines, size, boxw, boxh, asc, desc, space, ctx):
+    def _one_line(self, content, regular, boxw, boxh, asc, desc, space, ctx):
+        """Plain text (one font, no icons, no line break: a title, a value) that fits its box
+        on one line at `size`, placed in fewer steps exactly as _wrap, _fits and _place would
+        place it (tests/test_layout.py compares them); None for anything else."""
+        words = content.split()
+        widths = [_unit_width(word, regular) for word in words]
+        size = self.size
+        if self.wrap:       # as _wrap: no word would go to a line of its own
+            max_units, width = boxw / PT / size, 0.0
+            for i, ww in enumerate(widths):
+                if i and width + space + ww > max_units:
+                    return None
+                width += (space if i else 0) + ww
+        units = sum(widths) + space * (len(words) - 1)
+        if (0 * self.leading + (asc - desc)) * size * PT > boxh + 1e-6 or units > boxw / PT / size + 1e-9:
+            return None     # (as _fits)
+        cx, cy, left, first, step = self._frame(1, size, boxw, boxh, asc, desc)
+        width = units * (size * PT)
+        runs = (ops.Run(0.0, " ".join(words), regular, False, width),)
+        return self._op(((self._line_x(left, boxw, width), first + 0 * step, runs),), size, cx, cy, ctx)
+
+    def _frame(self, count, size, boxw, boxh, asc, desc):
+        """Where `count` lines at `size` go in the box: its centre, its left edge, the first
+        line's baseline and the step from one baseline to the next."""
         cx, cy = self.x + self.w / 2, self.y + self.h / 2
         left, top = cx - boxw / 2, cy - boxh / 2
         step = size * self.leading * PT
-        block = (len(lines) - 1) * step + (asc - desc) * size * PT
+        block = (count - 1) * step + (asc - desc) * size * PT
         if self.valign == "top":
             first = top + asc * size * PT
         elif self.valign == "middle":
             first = top + (boxh - block) / 2 + asc * size * PT
         else:
             first = top + boxh - block + asc * size * PT
+        return cx, cy, left, first, step
+
+    def _op(self, placed, size, cx, cy, ctx):
+        return ops.Text(placed, size, faded(ctx.color(self.color), self.opacity), float(self.rotate), cx, cy)
+
+    def _place(self, lines, size, boxw, boxh, asc, desc, space, ctx):
+        cx, cy, left, first, step = self._frame(len(lines), size, boxw, boxh, asc, desc)
         placed = []
         unit = size * PT
         for n, line in enumerate(lines):
@@ -143,7 +177,7 @@ class Text(Element):
                         runs.append(ops.Run(x, value, key, False, width * unit))
                     x += width * unit
             placed.append((self._line_x(left, boxw, x), first + n * step, tuple(_merge(runs, space * unit))))
-        return ops.Text(tuple(placed), size, faded(ctx.color(self.color), self.opacity), float(self.rotate), cx, cy)
+        return self._op(tuple(placed), size, cx, cy, ctx)
 
     def _line_x(self, left, boxw, width):
         if self.align == "center":
@@ -179,9 +213,14 @@ def _unit_width(text, key):
     return w
 
 
+def _plain(text: str) -> bool:
+    """Text in the text's own font alone, with no icons and no **bold**."""
+    return text.isascii() and ":" not in text and "*" not in text
+
+
 def _words(paragraph, regular, bold, ctx, notes):
     """Split a paragraph into words; each word is a list of (kind, value, font, width@1pt)."""
-    if paragraph.isascii() and ":" not in paragraph and "*" not in paragraph:  # plain text
+    if _plain(paragraph):
         return [[("text", raw, regular, _unit_width(raw, regular))] for raw in paragraph.split()]
     words, is_bold = [], False
     for raw in paragraph.split():
@@ -227,7 +266,8 @@ def _in_fonts(piece, key, ctx, notes):
 
 
 def _word_width(word):
-    return sum(p[3] for p in word)
+    """A word's width at size 1 (a one-piece word's is its piece's: the sum would be the same)."""
+    return word[0][3] if len(word) == 1 else sum(p[3] for p in word)
 
 
 def _wrap(paragraphs, max_units, space, wrap):
@@ -250,7 +290,7 @@ def _wrap(paragraphs, max_units, space, wrap):
 
 
 def _line_width(line, space):
-    return sum(_word_width(w) for w in line) + space * max(0, len(line) - 1)
+    return sum(map(_word_width, line)) + space * max(0, len(line) - 1)
 
 
 def _cut_to_fit(lines, size, boxw, boxh, asc, desc, leading, space, key):
@@ -304,7 +344,7 @@ def _fits(lines, size, boxw, boxh, asc, desc, leading, space):
         return False
     limit = boxw / PT / size + 1e-9
     for line in lines:
-        width = sum(_word_width(w) for w in line) + space * max(0, len(line) - 1)
+        width = sum(map(_word_width, line)) + space * max(0, len(line) - 1)
         if width > limit:
             return False
     return True

@@ -4,10 +4,9 @@ plain spaces, written as docs/maps.md describes. Trails are drawn as lines with 
 spaces strung along them; a town as a ring of numbered red circles with its name beside; the
 hub large, with its name. The rules-check reads the same data with the same parser."""
 
-from __future__ import annotations
+# (no "from __future__ import annotations" where models are made: see sources.validation.Schema)
 
 from .. import fonts, ops
-from ..maps import trailmap
 from ..errors import LayoutError
 from .base import Coord, Element, number
 from .text import PT, Text
@@ -75,6 +74,7 @@ class Trails(Element):
     """Colour of the circle numbers."""
 
     def ops(self, ctx):
+        from ..maps import trailmap    # (only a trail board reads one)
         places, trails = ctx.value(self.places), ctx.value(self.trails)
         try:
             tm = trailmap.parse(places, trails)

@@ -2,13 +2,14 @@
 with its validator and a docstring under it, so the schema documents itself (see
 `pnpgen schema`) and every error names the key it is about."""
 
-from __future__ import annotations
+# (no "from __future__ import annotations" where models are made: see sources.validation.Schema)
 
 import math
 import re
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import AfterValidator, Discriminator, Field, Tag, WithJsonSchema, field_validator, model_validator
+from pydantic import (AfterValidator, ConfigDict, Discriminator, Field, Tag, WithJsonSchema, field_validator,
+                      model_validator)
 from reportlab.lib.colors import Color, toColor
 
 from .. import presets
@@ -477,6 +478,8 @@ class HexGenerate(Schema):
     """A seeded random hex map (how it is drawn: docs/maps.md) whose rows fill one of the board's fields;
     `pnpgen build --seed N` draws another."""
 
+    model_config = ConfigDict(defer_build=True)     # (built with the first board read: see Board)
+
     cols: int = Field(ge=2, le=60)
     """Columns of hexes."""
     rows: int = Field(ge=2, le=60)
@@ -506,6 +509,8 @@ class KeepWhole(Schema):
     """A part of a board that the seams between tiled pages go round when the paper allows
     (a town, a title, the X on a treasure map); text is kept whole without asking."""
 
+    model_config = ConfigDict(defer_build=True)     # (built with the first board read: see Board)
+
     name: str = Field(min_length=1, max_length=80)
     """What it is, for the message when no seam can go round it."""
     x: float = Field(ge=-50, le=5000)
@@ -521,6 +526,10 @@ class KeepWhole(Schema):
 class Board(Schema):
     """`cards/<game>/boards/<name>.yaml`: a board, mat or other sheet larger than a card,
     drawn by a template and tiled over pages (or put whole on a poster page)."""
+
+    # pydantic builds a board's validators when the first board is read, not at start-up:
+    # a game of cards alone never needs them
+    model_config = ConfigDict(defer_build=True)
 
     name: str = Field(min_length=1, max_length=120)
     """The board's name, printed on each page."""

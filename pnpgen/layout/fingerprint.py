@@ -22,6 +22,8 @@ text's encoded bytes hold can spell one (escapes `repr` writes included), so suc
 found there exactly where the text's runs hold it, and blanked there as `_text(op, code)`
 would blank it, without encoding the text again."""
 BLANK = repr("\0")[1:-1].encode()
+MEMO = 4096
+"""How many operations' bytes a Fingerprints keeps (a text every card shows is one of them)."""
 
 
 class Fingerprints:
@@ -34,11 +36,14 @@ class Fingerprints:
         self._forms: dict[str, str] = {}
         self._files: dict[str, str] = {}
         self._fonts: dict[str, str] = {}
+        self._font_reprs: dict[str, str] = {}
+        self._ops: dict[int, tuple] = {}            # id -> (operation, its bytes)
+        self._colours: dict[int, tuple] = {}        # id -> (colour, its values, their repr)
+        self._heads: dict[tuple, tuple] = {}        # (id of a size, shape) -> (the size, the bytes a face starts with)
 
     def face(self, body, size=None, shape: str = "rect") -> str:
         """The digest of a face: its size, its shape and everything it draws."""
-        h = hashlib.sha256()
-        h.update(repr((size, shape)).encode())
+        h = hashlib.sha256(self._head(size, shape))
         self._feed(h, body)
         return h.hexdigest()[:32]
 
@@ -46,8 +51,7 @@ class Fingerprints:
         """The digest of a face (as `face`) and, in the same walk, its digest blind to the card
         code `code` (taken out of every text): two faces that differ only by the code they print
         have the same second digest. Without a code both are the same."""
-        h = hashlib.sha256()
-        h.update(repr((size, shape)).encode())
+        h = hashlib.sha256(self._head(size, shape))
         if not code:
             self._feed(h, body)
             d = h.hexdigest()[:32]
@@ -55,6 +59,16 @@ class Fingerprints:
         b = h.copy()
         self._feed(h, body, b, code, code.encode() if CARD_CODE.fullmatch(code) else None)
         return h.hexdigest()[:32], b.hexdigest()[:32]
+
+    def _head(self, size, shape: str) -> bytes:
+        """What a face's digest starts with: its size and shape (a deck's faces share one size object)."""
+        key = (id(size), shape)
+        entry = self._heads.get(key)
+        if entry is None:
+            if len(self._heads) >= MEMO:
+                self._heads.clear()
+            entry = self._heads[key] = (size, repr((size, shape)).encode())   # (the size kept: its id stays its own)
+        return entry[1]
 
     def form(self, name: str) -> str:
         if name not in self._forms:
@@ -91,55 +105,119 @@ class Fingerprints:
 
     def _feed(self, h, body, b=None, code: str = "", quick: bytes | None = None) -> None:
         """Feed `h` what `body` draws; and `b`, when given, the same with `code` taken out of
-        every text (see `faces`)."""
+        every text (see `faces`). Each is fed once, the whole body's bytes at a time."""
+        full: list[bytes] = []
+        blind: list[bytes] | None = None if b is None else []
+        self._gather(body, full, blind, code, quick)
+        h.update(b"".join(full))
+        if b is not None:
+            b.update(b"".join(blind))
+
+    def _gather(self, body, full: list, blind: list | None, code: str, quick: bytes | None) -> None:
+        """The bytes `body` draws into `full`; into `blind`, when given, the same with `code`
+        taken out of every text."""
         for op in body:
             kind = type(op)
-            if kind is ops.Form:
-                data = b"F" + self.form(op.name).encode() + _faded(op.opacity)
-            elif kind is ops.Group:
-                data = b"G" + repr((op.transform, op.clip)).encode() + _faded(op.opacity) + b"{"
-                h.update(data)
-                if b is not None:
-                    b.update(data)
-                self._feed(h, op.body, b, code, quick)
-                data = b"}"
-            elif kind is ops.Image:
-                data = b"I" + self.image(op.src).encode() + repr((op.x, op.y, op.w, op.h, op.clip)).encode() + _faded(op.opacity)
-            elif kind is ops.Svg:
-                data = b"S" + self.image(op.src).encode() + repr((op.x, op.y, op.w, op.h, op.clip,
-                                                                   _colour(op.color))).encode() + _faded(op.opacity)
-            elif kind is ops.Text:
-                data = self._text(op)
-                if b is not None:
+            if kind is ops.Text:
+                data = self._known(op)
+                if data is None:
+                    data = self._remember(op, self._text(op))
+                full.append(data)
+                if blind is not None:
                     if quick is not None:     # a card code (SWM-017) shows in a text's bytes only where a run has it
-                        if quick in data:
-                            h.update(data)
-                            b.update(data.replace(quick, BLANK))
-                            continue
+                        blind.append(data.replace(quick, BLANK) if quick in data else data)
                     elif any(code in r.text for _, _, runs in op.lines for r in runs if not r.icon):
-                        h.update(data)
-                        b.update(self._text(op, code))
-                        continue
-            else:   # Rect, Ellipse, Path: plain values and a paint
-                fields = [getattr(op, f) for f in op.__slots__ if f != "paint"]
-                p = op.paint
-                data = kind.__name__.encode() + repr((fields, _colour(p.fill), _colour(p.stroke), p.width,
-                                                      p.dash)).encode()
-            h.update(data)
-            if b is not None:
-                b.update(data)
+                        blind.append(self._text(op, code))
+                    else:
+                        blind.append(data)
+                continue
+            if kind is ops.Group:
+                data = b"G" + repr((op.transform, op.clip)).encode() + _faded(op.opacity) + b"{"
+                full.append(data)
+                if blind is not None:
+                    blind.append(data)
+                self._gather(op.body, full, blind, code, quick)
+                data = b"}"
+            else:
+                data = self._known(op)
+                if data is None:
+                    data = self._remember(op, self._drawing(op, kind))
+            full.append(data)
+            if blind is not None:
+                blind.append(data)
+
+    def _known(self, op) -> bytes | None:
+        """The bytes of an operation met before (a text or shape that every card shares, laid
+        out once: the same object), or None."""
+        entry = self._ops.get(id(op))
+        return entry[1] if entry is not None and entry[0] is op else None
+
+    def _remember(self, op, data: bytes) -> bytes:
+        """Keep an operation's bytes, with the operation itself (so its id stays its own)."""
+        if len(self._ops) >= MEMO:
+            self._ops.clear()
+        self._ops[id(op)] = (op, data)
+        return data
+
+    def _drawing(self, op, kind) -> bytes:
+        """A Form, Image, Svg, Rect, Ellipse or Path as the bytes a digest is fed."""
+        if kind is ops.Form:
+            return b"F" + self.form(op.name).encode() + _faded(op.opacity)
+        if kind is ops.Image:
+            return (b"I" + self.image(op.src).encode() + repr((op.x, op.y, op.w, op.h, op.clip)).encode()
+                    + _faded(op.opacity))
+        if kind is ops.Svg:
+            return (b"S" + self.image(op.src).encode() + repr((op.x, op.y, op.w, op.h, op.clip,
+                                                               self._colour(op.color))).encode() + _faded(op.opacity))
+        # Rect, Ellipse, Path: plain values and a paint
+        fields = [getattr(op, f) for f in op.__slots__ if f != "paint"]
+        p = op.paint
+        return kind.__name__.encode() + repr((fields, self._colour(p.fill), self._colour(p.stroke), p.width,
+                                              p.dash)).encode()
 
     def _text(self, op, code: str = "") -> bytes:
-        parts = [b"T" + repr((op.size, _colour(op.color), op.rotate, op.cx, op.cy)).encode()]
+        """A text as the bytes a digest is fed (`code`, when given, taken out of its runs):
+        the repr of its values, as one string encoded once."""
+        parts = ["T(", repr(op.size), ", ", self._colour_repr(op.color), ", ", repr(op.rotate), ", ",
+                 repr(op.cx), ", ", repr(op.cy), ")"]
         for x, y, runs in op.lines:
-            parts.append(repr((x, y)).encode())
+            parts.append(f"({x!r}, {y!r})")
             for run in runs:
                 if run.icon:
-                    parts.append(b"i" + self.form(ICON + run.text).encode() + repr((run.x, run.w, run.h)).encode())
+                    parts.append(f"i{self.form(ICON + run.text)}({run.x!r}, {run.w!r}, {run.h!r})")
                 else:
                     text = run.text.replace(code, "\0") if code else run.text
-                    parts.append(repr((run.x, text, self.font(run.font))).encode())
-        return b"".join(parts)
+                    parts.append(f"({run.x!r}, {text!r}, {self._font_repr(run.font)})")
+        return "".join(parts).encode()
+
+    def _font_repr(self, key: str) -> str:
+        """repr of a font's digest (`font`)."""
+        found = self._font_reprs.get(key)
+        if found is None:
+            found = self._font_reprs[key] = repr(self.font(key))
+        return found
+
+    def _colour(self, c) -> tuple | None:
+        """`_colour(c)`, worked out once for each colour object (colours are shared, never changed)."""
+        if c is None:
+            return None
+        entry = self._colours.get(id(c))
+        if entry is None or entry[0] is not c:
+            if len(self._colours) >= MEMO:
+                self._colours.clear()
+            value = _colour(c)
+            entry = self._colours[id(c)] = (c, value, repr(value))
+        return entry[1]
+
+    def _colour_repr(self, c) -> str:
+        """repr of `_colour(c)`."""
+        if c is None:
+            return "None"
+        entry = self._colours.get(id(c))
+        if entry is None or entry[0] is not c:
+            self._colour(c)
+            entry = self._colours[id(c)]
+        return entry[2]
 
 
 def _faded(opacity: float) -> bytes:

@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterator
 
-from PIL import Image, ImageFile, JpegImagePlugin, PngImagePlugin
+from PIL import Image, ImageFile
 
 from ..errors import LayoutError
 from .rows import PngRows, Rows, WholeImage, bandable
@@ -170,6 +170,7 @@ def _refuse_if_huge(size: tuple[int, int], src: str) -> None:
 def header_size(path: Path) -> tuple[int, int]:
     """An image's size as its header gives it, read without Pillow's guard against large images
     (which refuses them without saying how large)."""
+    from PIL import JpegImagePlugin, PngImagePlugin   # (only now: a deck without art never reads a header)
     for plugin in (PngImagePlugin.PngImageFile, JpegImagePlugin.JpegImageFile):
         try:
             with plugin(path) as im:

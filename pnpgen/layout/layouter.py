@@ -76,7 +76,8 @@ class Component(Protocol):
 
 @dataclass
 class Plan:
-    """A template prepared for one deck: ('form', name) and ('element', index, element) steps."""
+    """A template prepared for one deck: ('form', name, the operation placing it) and
+    ('element', index, element) steps."""
 
     source: TemplateSource
     steps: list
@@ -149,7 +150,7 @@ class Layouter:
                 for i, el in run:
                     body += self._element_ops(ctx, tpl, i, el, None)
                 self.forms[form] = ops.FormDef(tpl.template.size or self.size, tuple(body), bleed=True)
-                steps.append(("form", form))
+                steps.append(("form", form, ops.Form(form)))
                 run.clear()
 
         for i, entry in enumerate(tpl.template.elements):
@@ -186,7 +187,7 @@ class Layouter:
         for step in plan.steps:
             if step[0] == "form":
                 if shared:
-                    yield None, [ops.Form(step[1])]
+                    yield None, [step[2]]
                 else:
                     yield from self._static_run(tpl, step[1])
                 continue
@@ -305,6 +306,9 @@ class Layouter:
         x0 = 0.0 if mark.x is None else mark.x
         bw = width if mark.w is None else mark.w
         y = height - 2.3 if mark.y is None else mark.y
-        x = {"left": x0, "center": x0 + (bw - w) / 2, "right": x0 + bw - w}[mark.align]
+        if mark.align == "center":
+            x = x0 + (bw - w) / 2
+        else:
+            x = x0 + bw - w if mark.align == "right" else x0
         return ops.Text(((x, y, (ops.Run(0.0, code, key, False, w),)),), size,
                         ctx.color(mark.color), 0.0, 0.0, 0.0)

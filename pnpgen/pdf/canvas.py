@@ -19,6 +19,7 @@ from ..layout.fingerprint import Fingerprints
 from .colour import PressColours
 from . import deferred
 from .flatten import Flattener
+from .textruns import MM, TextRuns
 from .replay import Entry, PageRecorder, compress_last_page, draw_image, end_form, end_transparency_group
 
 @dataclass
@@ -33,7 +34,8 @@ class SheetPage:
     slug: tuple | None = None     # (sheet, text)
 
 
-MM = 72 / 25.4
+CLIPS = 512
+"""How many slots' clip paths a PDF keeps (a deck's sheets share a few dozen)."""
 GROUP_REACH = 2000 * MM
 """Half the side of a translucent group's form box, points: more than anything drawn reaches."""
 rl_config.useA85 = 0  # binary streams: smaller files, same content
@@ -68,6 +70,7 @@ class Painter:
         """Whether the page being drawn placed a translucent group of its own (outside the
         shared forms): its form is defined with the page, so a later PDF cannot replay the page."""
         self._prints: Fingerprints | None = None
+        self._runs = TextRuns(c)
         self.flattener = None if press is None else Flattener(   # PDF/X: see-through faces flattened
             c, press, lambda rgb: Painter(rgb, forms, bleed, images), forms, self.images, bleed)
 
@@ -278,23 +281,9 @@ class Painter:
             c.translate(op.cx * MM, (card_h - op.cy) * MM)
             c.rotate(op.rotate)
             c.translate(-op.cx * MM, -(card_h - op.cy) * MM)
-        size = op.size
         t = c.beginText()
         t.setFillColor(op.color if op.color is not None else MARK_COLOR)
-        font, icons = None, []
-        for lx, baseline, runs in op.lines:
-            y = (card_h - baseline) * MM
-            for run in runs:
-                x = (lx + run.x) * MM
-                if run.icon:
-                    icons.append((x, y, run))
-                    continue
-                if run.font != font:
-                    font = run.font
-                    t.setFont(font, size)
-                t.setTextOrigin(x, y)
-                t.textOut(run.text)
-        c.drawText(t)
+        icons = self._runs.draw(t, op, card_h)
         if icons and alpha < 1:
             c.setStrokeAlpha(alpha)   # (the fill's is the text's already): icons fade with their text
         for x, y, run in icons:
@@ -325,6 +314,7 @@ class CardCanvas(Painter):
         super().__init__(c, forms, bleed, images, press)
         self.recorder = PageRecorder(c)
         self.path = path
+        self._clips: dict[tuple, tuple] = {}    # (id of a slot, shape) -> (the slot, its clip path)
         if press is None:     # (a PDF/X file's images are converted to the press's inks in memory)
             deferred.attach(c, originals=getattr(images, "keeps_originals", False))
 
@@ -332,21 +322,32 @@ class CardCanvas(Painter):
     def card(self, slot, body, card_h, shape="rect"):
         c = self.c
         c.saveState()
-        x, y, w, h = slot.clip
-        p = c.beginPath()
-        if slot.path:          # a hexagon or polygon: its outline grown by the bleed
-            _polygon(p, slot.path)
-        elif shape == "round":   # a disc: its bleed is a ring round the cut
-            p.circle((x + w / 2) * MM, (y + h / 2) * MM, min(w, h) / 2 * MM)
-        else:
-            p.rect(x * MM, y * MM, w * MM, h * MM)
-        c.clipPath(p, stroke=0, fill=0)
+        c.clipPath(self._clip_of(slot, shape), stroke=0, fill=0)
         a, b, cc, d, e, f = slot.transform
         c.transform(a, b, cc, d, e * MM, f * MM)
         if self.flattener is not None:      # PDF/X: a see-through card as one flattened image
             body = self.face(body, (slot.trim[3] if slot.turned else slot.trim[2], card_h))
         self._draw(body, card_h)
         c.restoreState()
+
+    def _clip_of(self, slot, shape: str):
+        """The path a card in `slot` is clipped to, made once for the slot (every sheet of a
+        deck has the same slots): its box, or its outline (a polygon, a disc), with its bleed."""
+        key = (id(slot), shape)
+        found = self._clips.get(key)
+        if found is None:
+            x, y, w, h = slot.clip
+            p = self.c.beginPath()
+            if slot.path:          # a hexagon or polygon: its outline grown by the bleed
+                _polygon(p, slot.path)
+            elif shape == "round":   # a disc: its bleed is a ring round the cut
+                p.circle((x + w / 2) * MM, (y + h / 2) * MM, min(w, h) / 2 * MM)
+            else:
+                p.rect(x * MM, y * MM, w * MM, h * MM)
+            if len(self._clips) >= CLIPS:
+                self._clips.clear()
+            found = self._clips[key] = (slot, p)     # (the slot kept: its id stays its own)
+        return found[1]
 
     def marks(self, marks):
         c = self.c

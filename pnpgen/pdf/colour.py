@@ -17,7 +17,7 @@ import io
 from functools import lru_cache
 from pathlib import Path
 
-from PIL import Image, ImageCms
+from PIL import Image
 from reportlab.lib.colors import CMYKColor, Color, toColor
 from reportlab.lib.utils import ImageReader
 
@@ -43,6 +43,7 @@ class PressColours:
     with any reportlab colour) and the images, each converted once."""
 
     def __init__(self, profile: Path = PROFILE, flatten_ppi: float = FLATTEN_PPI):
+        from PIL import ImageCms    # (here and below, not at the top: only PDF/X builds convert colours)
         self.flatten_ppi = flatten_ppi      # see-through faces are flattened at this resolution
         self.icc = profile.read_bytes()
         press = ImageCms.ImageCmsProfile(io.BytesIO(self.icc))
@@ -79,6 +80,7 @@ class PressColours:
             if rgb[0] == rgb[1] == rgb[2]:
                 inks = (0, 0, 0, self._black_for(rgb[0]))
             else:
+                from PIL import ImageCms
                 pixel = ImageCms.applyTransform(Image.new("RGB", (1, 1), rgb), self._to_press).getpixel((0, 0))
                 inks = tuple(round(v / 255, 4) for v in pixel)
             known = self._colours[rgb] = CMYKColor(*inks)
@@ -86,6 +88,7 @@ class PressColours:
 
     def _black_for(self, grey: int) -> float:
         """The black ink (0-1) alone that prints as light as the sRGB grey `grey` (0-255)."""
+        from PIL import ImageCms
         swatch = Image.new("RGB", (1, 1), (grey,) * 3)
         target = ImageCms.applyTransform(swatch, self._grey_lightness).getpixel((0, 0))[0]
         darker = [-v for v in self._black_lightness]          # rises with k, for bisect
@@ -113,6 +116,7 @@ class PressColours:
 
     def convert_image(self, im: Image.Image) -> tuple[ImageReader, list | None]:
         """A picture as the press's CMYK (a grey one as grey), its see-through pixels keyed out."""
+        from PIL import ImageCms
         im = _eight_bit(im)
         if im.mode == "L":
             return ImageReader(im.copy()), None

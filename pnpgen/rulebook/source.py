@@ -4,7 +4,7 @@ environment against the game's facts; the result is Markdown, and a line map tha
 each line of it back to the source line it came from, so that later stages can say
 `rulebook.md:line:` too."""
 
-from __future__ import annotations
+# (no "from __future__ import annotations" where models are made: see sources.validation.Schema)
 
 import difflib
 from dataclasses import dataclass
@@ -21,9 +21,9 @@ from reportlab.pdfbase import pdfmetrics
 from ..errors import InputError, Notice
 from ..expr import BudgetExceeded, environment
 from ..sources.validation import Schema
+from . import FILE
 from .facts import Facts, RefError
 
-FILE = "rulebook.md"
 MAX_BYTES = 1_000_000
 
 

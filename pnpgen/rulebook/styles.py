@@ -10,10 +10,9 @@ from reportlab.lib.enums import TA_CENTER, TA_JUSTIFY, TA_LEFT
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.pdfmetrics import registerFontFamily
-from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.platypus import TableStyle
 
-from .. import fonts
+from .. import fontfaces, fonts
 
 FACES = {
     "rb-serif": "DejaVuSerifCondensed.ttf",
@@ -41,7 +40,7 @@ def register() -> None:
     """Register the rulebook faces (once) and their bold/italic families."""
     for name, file in FACES.items():
         if name not in pdfmetrics.getRegisteredFontNames():
-            pdfmetrics.registerFont(TTFont(name, str(fonts.HERE / file)))
+            pdfmetrics.registerFont(fontfaces.load_font(name, fonts.HERE / file))
     registerFontFamily("rb-serif", normal="rb-serif", bold="rb-serif-bold", italic="rb-serif-italic",
                        boldItalic="rb-serif-bolditalic")
     registerFontFamily("rb-sans", normal="rb-sans", bold="rb-sans-bold", italic="rb-sans-italic",

@@ -7,7 +7,7 @@ no two overlapping with their bleed), and `SheetLayout.sheet` turns it into an
 `impose.Sheet` (impose.place), which the build draws like any automatic sheet, backs and
 back offset included. Presets live in pnpgen/presets/layouts/."""
 
-from __future__ import annotations
+# (no "from __future__ import annotations" where models are made: see sources.validation.Schema)
 
 import itertools
 from dataclasses import dataclass

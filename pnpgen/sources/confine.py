@@ -7,7 +7,6 @@ what to do."""
 
 from __future__ import annotations
 
-import difflib
 import errno
 import itertools
 import os
@@ -69,6 +68,7 @@ def near_miss(root: Path, rel: str) -> str:
     something there but for case or a slip of the keys ('art/Back.jpg', 'Art/back.jpg',
     'art/bakc.jpg'): each part of the path that is missing is matched with the entries of
     the folder it should be in, case first, then by likeness. '' when nothing is close."""
+    import difflib      # (only now: a build that finds every file never needs it)
     folder, found = Path(root), []
     parts = [p for p in Path(str(rel).replace("\\", "/")).parts if p not in ("", ".")]
     for part in parts:
