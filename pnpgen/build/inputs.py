@@ -25,7 +25,7 @@ import PIL
 import pydantic
 import reportlab
 
-from .. import fonts
+from .. import __version__, fonts
 from ..game.expand import joined, plain, plain_backs
 from ..game.loader import GameSource
 from ..sheets.impose import Sheet
@@ -41,15 +41,17 @@ _CODE: str | None = None
 
 
 def code_digest() -> str:
-    """pnpgen's code and presets, where it is installed, and the versions of Python and of the
-    libraries that read, lay out and draw: another version lays every page out anew."""
+    """pnpgen's code and presets, where it is installed (each file known by its path, size and
+    modification time, as the game folder's files are: installing or editing one writes it
+    anew), and the versions of pnpgen, Python and the libraries that read, lay out and draw:
+    another version lays every page out anew."""
     global _CODE
     if _CODE is None:
         package = Path(__file__).resolve().parent.parent
-        h = hashlib.sha256(f"{FORMAT}:{package}:{sys.version}:{reportlab.Version}:{jinja2.__version__}:"
-                           f"{PIL.__version__}:{pydantic.VERSION}".encode())
+        h = hashlib.sha256(f"{FORMAT}:{package}:{__version__}:{sys.version}:{reportlab.Version}:"
+                           f"{jinja2.__version__}:{PIL.__version__}:{pydantic.VERSION}".encode())
         for path in sorted(package.rglob("*.py")) + sorted((package / "presets").rglob("*.yaml")):
-            h.update(f"{path.relative_to(package)}\0".encode() + path.read_bytes())
+            h.update(_stat(path).encode())
         for path in sorted(set(fonts.BUILTIN.values())):
             h.update(_stat(path).encode())
         _CODE = h.hexdigest()

@@ -6,6 +6,7 @@ from array import array
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 
 from ..errors import InputError, Problem
 from .loader import CardData, DeckSource, GameSource
@@ -45,6 +46,10 @@ def assign_numbers(game: GameSource) -> dict[str, array]:
     nxt = 1
     for deck in game.decks:
         mine = numbers[deck.id]
+        if not taken:       # (nothing pinned: the deck's entries numbered on in a row)
+            numbers[deck.id] = array("l", range(nxt, nxt + len(mine)))
+            nxt += len(mine)
+            continue
         for i in range(len(mine)):
             if mine[i]:
                 continue
@@ -74,11 +79,8 @@ class PrintCards(Sequence):
 
     def __init__(self, prefix: str, deck: DeckSource, numbers: array):
         self.prefix, self.deck, self.numbers = prefix, deck, numbers
-        self.starts, total = array("l"), 0      # each entry's first card, counting copies
-        for count in deck.cards.counts:
-            self.starts.append(total)
-            total += count
-        self.lo, self.hi = 0, total
+        self.starts = array("l", accumulate(deck.cards.counts, initial=0))   # each entry's first card, counting copies
+        self.lo, self.hi = 0, self.starts.pop()
 
     def _as(self, other: PrintCards, lo: int, hi: int) -> PrintCards:
         """This (made with __new__) as the run lo:hi of the same cards as `other`."""

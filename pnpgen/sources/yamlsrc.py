@@ -212,11 +212,11 @@ class _Builder:
         if line != parent or not loc:
             lines.setdefault(loc, line)
         if kind is _Scalar and not event.anchor:     # (most values: read straight off the event)
-            return self._scalar_of(event, self._tag(event))
+            return self._scalar(event)
         shown = lines.get(loc, parent)   # the line a lookup of `loc` answers
         start, count = len(lines), self.count
         if kind is _Scalar:
-            out = self._scalar_of(event, self._tag(event))
+            out = self._scalar(event)
         elif kind is _MappingStart or kind is _SequenceStart:
             self._nested(len(loc) + 1, line)
             if event.tag not in (None, "!") and event.tag not in _PLAIN_TAGS:
@@ -276,15 +276,14 @@ class _Builder:
             line = event.start_mark.line + 1
             if kind is not _Scalar:
                 raise InputError.at(self.doc.path, line, "mapping keys must be plain words")
-            tag = self._tag(event)
-            if tag == _MERGE:                          # `<<: *base` merges a mapping's keys
+            if event.value == "<<" and self._tag(event) == _MERGE:     # `<<: *base` merges a mapping's keys
                 value = self.value(loc + ("<<",), own)
                 for part in value if isinstance(value, list) else [value]:
                     if not isinstance(part, dict):
                         raise InputError.at(self.doc.path, line, "<< merges a mapping (or a list of them)")
                     merged.append((part, line))
                 continue
-            key = self._scalar_of(event, tag)
+            key = self._scalar(event)
             if isinstance(key, (int, float, bool)) or key is None:
                 key = str(event.value)
             if key in out:
@@ -305,7 +304,7 @@ class _Builder:
                     self._counted(0, at)
                 if at != line:
                     self.doc.lines.setdefault(loc + (key,), at)
-                out[key] = self._scalar_of(event, self._tag(event))
+                out[key] = self._scalar(event)
             else:
                 out[key] = self._value_of(event, loc + (key,), line)
         if merged and not loc and self.stream is not None and self.stream.count is not None:
@@ -334,10 +333,13 @@ class _Builder:
             tag = _tags.get((event.value, implicit)) or self.loader.resolve(yaml.ScalarNode, event.value, implicit)
         return tag
 
-    def _scalar_of(self, event, tag: str):
-        """A scalar event's value, given its tag: text as it is (see `scalar`), anything else by
-        `scalar` from its node."""
+    def _scalar(self, event):
+        """A scalar event's value: text as it is (see `scalar`; a quoted scalar is text, as the
+        resolver says of any), anything else by `scalar` from its node."""
         value = event.value
+        if event.tag is None and not event.implicit[0]:
+            return self.strings.setdefault(value, value)
+        tag = self._tag(event)
         if tag == _STR:
             return self.strings.setdefault(value, value)
         if tag == _INT and value.isdigit() and len(value) <= MAX_DIGITS and (value[0] != "0" or value == "0"):
