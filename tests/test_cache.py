@@ -104,8 +104,12 @@ def test_pages_no_build_uses_any_more_are_dropped(game, tmp_path):
         titles[i] = f"Renamed {i}"
     (folder / "decks" / "deck.yaml").write_text(deck(titles, {3: "sun", 20: "moon"}))
     build(root, tmp_path / "out")
-    after = sqlite3.connect(db).execute("SELECT COUNT(*) FROM page").fetchone()[0]
+    store = sqlite3.connect(db)
+    after = store.execute("SELECT COUNT(*) FROM page").fetchone()[0]
     assert before == after > 0     # the old first sheet's page gave way to the new one
+    for table in ("page", "facts"):     # and no page or facts row is left that no PDF uses
+        assert store.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0] > 0
+        assert store.execute(f"SELECT COUNT(*) FROM {table} WHERE key NOT IN (SELECT key FROM used)").fetchone() == (0,)
 
 
 def test_a_template_edit_that_renumbers_its_shared_drawings_draws_the_pages_again(tmp_path):

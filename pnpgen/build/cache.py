@@ -434,18 +434,31 @@ def _copy_into_store(new, path: Path) -> None:
                     new.execute(f"DROP TABLE IF EXISTS store.{table}")
                 new.execute(f"PRAGMA store.user_version = {FORMAT}")
             _tables(new, "store.")
+            _touched(new)
             for table in ("page", "facts", "volume"):
                 new.execute(f"INSERT OR REPLACE INTO store.{table} SELECT * FROM {table}")
             new.execute("DELETE FROM store.used WHERE pdf IN (SELECT DISTINCT pdf FROM used)")
             new.execute("INSERT OR IGNORE INTO store.used SELECT * FROM used")
-            for table in ("page", "facts"):
-                new.execute(f"DELETE FROM store.{table} WHERE key NOT IN (SELECT key FROM store.used)")
+            new.execute("DELETE FROM temp.touched WHERE key IN (SELECT key FROM store.used)")
+            for table in ("page", "facts"):     # (what no PDF uses now: the other keys' use is as it was)
+                new.execute(f"DELETE FROM store.{table} WHERE key IN (SELECT key FROM temp.touched)")
             new.execute("DELETE FROM store.volume WHERE pdf NOT IN (SELECT pdf FROM store.used)")
     finally:
         try:
             new.execute("DETACH DATABASE store")
         except sqlite3.Error:
             pass
+
+
+def _touched(new) -> None:
+    """The keys whose use this commit may change, in temp.touched: the ones this build's PDFs
+    used before it, and the ones it adds. Every other kept page and facts row is used, as the
+    last commit left it, so only these need looking at to drop what no PDF uses any more."""
+    new.execute("CREATE TEMP TABLE IF NOT EXISTS touched (key TEXT PRIMARY KEY)")
+    new.execute("DELETE FROM temp.touched")
+    new.execute("INSERT OR IGNORE INTO temp.touched SELECT key FROM store.used "
+                "WHERE pdf IN (SELECT DISTINCT pdf FROM used)")
+    new.execute("INSERT OR IGNORE INTO temp.touched SELECT key FROM page UNION SELECT key FROM facts")
 
 
 def _removed(path: Path) -> bool:
