@@ -1,12 +1,12 @@
 """What is drawn under the text: each face's background (the face less its text and thin
-lines) drawn by the PDF painter and rendered by pdfium, then read pixel by pixel, and the
-WCAG contrast ratio between two colours."""
+lines) drawn by the PDF painter and rendered by pdfium, then read at the sample points (as
+numpy arrays, straight from pdfium's bitmaps), and the WCAG contrast ratio between two colours."""
 
 from __future__ import annotations
 
 import io
-from collections import Counter
 
+import numpy as np
 from reportlab.pdfgen.canvas import Canvas
 
 from .. import fonts
@@ -51,13 +51,17 @@ def blend(top: tuple, under: tuple, alpha: float) -> tuple:
     return tuple(round(alpha * t + (1 - alpha) * u) for t, u in zip(top, under))
 
 
-def least_contrast(ink: tuple, under: list[tuple], share: float = SHARE,
+def least_contrast(ink: tuple, under, share: float = SHARE,
                    alpha: float = 1.0) -> tuple[float, tuple]:
     """The contrast of `ink` (at opacity `alpha`: blended with each colour under it) against
-    what is under it, all but the worst `share` of the samples at least this much: (ratio,
+    what is under it (`under`: the colour of each sample, an (n, 3) array or a list of (r, g,
+    b), channels 0..255), all but the worst `share` of the samples at least this much: (ratio,
     the background colour that gives it)."""
-    ranked = sorted((contrast(blend(ink, c, alpha), c), c, n) for c, n in Counter(under).items())
-    allowed = int(len(under) * share)      # samples that may contrast less
+    rgb = np.asarray(under, dtype=np.int64).reshape(-1, 3)
+    values, counts = np.unique((rgb[:, 0] << 16) | (rgb[:, 1] << 8) | rgb[:, 2], return_counts=True)
+    colours = [(v >> 16, (v >> 8) & 255, v & 255) for v in values.tolist()]
+    ranked = sorted((contrast(blend(ink, c, alpha), c), c, n) for c, n in zip(colours, counts.tolist()))
+    allowed = int(len(rgb) * share)      # samples that may contrast less
     for ratio, color, n in ranked:
         if n > allowed:
             return ratio, color
@@ -85,7 +89,8 @@ class Backgrounds:
     def __init__(self, forms: dict, images: dict):
         self.forms = forms        # the icon forms a background may place
         self.images = images      # images converted in memory, by key
-        self._pixels: dict[int, object] = {}
+        self._pixels: dict[int, np.ndarray] = {}     # id of a face -> its background's pixels (a view of a bitmap)
+        self._bitmaps: list = []                      # pdfium's bitmaps of those pixels: kept alive with them
         self._keys: dict[int, str] = {}
         self._measured: dict[tuple, tuple] = {}
 
@@ -93,6 +98,7 @@ class Backgrounds:
         """Render the backgrounds of `faces` (a few of one deck's) in one PDF, in place of
         those rendered before."""
         self._pixels, self._keys = {}, {}
+        self._release()
         pages, index = [], {}
         for face in faces:
             key = self._keys[id(face)] = repr((face.size, face.bleed, face.background))
@@ -103,6 +109,12 @@ class Backgrounds:
         rendered = self._render(pages)
         for face in faces:
             self._pixels[id(face)] = rendered[self._pixels[id(face)]]
+
+    def _release(self) -> None:
+        """Free the bitmaps rendered last (their pixels are no longer looked at)."""
+        for bitmap in self._bitmaps:
+            bitmap.close()
+        self._bitmaps = []
 
     def contrast(self, face: Face, ink: tuple, token, points, share: float = SHARE,
                  alpha: float = 1.0) -> tuple[float, tuple]:
@@ -118,16 +130,15 @@ class Backgrounds:
             found = self._measured[key] = least_contrast(ink, self.pixels(face, points()), share, alpha)
         return found
 
-    def pixels(self, face: Face, points) -> list[tuple]:
-        """The colour drawn under each card point (mm, y down) of `face`, 0..255 channels."""
+    def pixels(self, face: Face, points) -> np.ndarray:
+        """The colour drawn under each card point (mm, y down; an (n, 2) array or a list of
+        pairs) of `face`: an (n, 3) array, 0..255 channels."""
         image = self._pixels[id(face)]
-        access, (w, h), k = image.load(), image.size, DPI / 25.4
-        out = []
-        for x, y in points:
-            px = min(w - 1, max(0, int((x + face.bleed) * k)))
-            py = min(h - 1, max(0, int((y + face.bleed) * k)))
-            out.append(access[px, py])
-        return out
+        h, w, k = image.shape[0], image.shape[1], DPI / 25.4
+        xy = np.asarray(points, dtype=float).reshape(-1, 2)
+        px = np.clip(((xy[:, 0] + face.bleed) * k).astype(np.int64), 0, w - 1)    # (truncated, as int() does)
+        py = np.clip(((xy[:, 1] + face.bleed) * k).astype(np.int64), 0, h - 1)
+        return image[py, px]
 
     def _render(self, pages: list[Face]) -> list:
         import pypdfium2 as pdfium
@@ -146,6 +157,13 @@ class Backgrounds:
         c.save()
         doc = pdfium.PdfDocument(buffer.getvalue())
         try:
-            return [doc[i].render(scale=DPI / 72).to_pil().convert("RGB") for i in range(len(doc))]
+            self._bitmaps = [doc[i].render(scale=DPI / 72) for i in range(len(doc))]
         finally:
             doc.close()
+        return [_rgb(bitmap) for bitmap in self._bitmaps]
+
+
+def _rgb(bitmap) -> np.ndarray:
+    """A pdfium bitmap's pixels as an (h, w, 3) RGB array: a view of its memory, no copy
+    (a page rendered without transparency is blue, green, red: the channels read in reverse)."""
+    return bitmap.to_numpy()[:, :, 2::-1]

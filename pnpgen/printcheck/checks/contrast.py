@@ -3,7 +3,8 @@ shapes and images alike), by WCAG's contrast ratio."""
 
 import math
 
-from ..faces import apply
+import numpy as np
+
 from ..findings import Hit
 from ..raster import hex_of, opacity_note, to255
 from .size import name
@@ -42,15 +43,18 @@ def inspect(face, limits, under):
                       hex_of(ink))
 
 
-def samples(text) -> list[tuple[float, float]]:
+def samples(text) -> np.ndarray:
     """Points over the parts of the line where its letters are (from the baseline up to the
-    capitals' height), not over the inline icons between them, on the card."""
+    capitals' height), not over the inline icons between them, on the card: an (n, 2) array,
+    row by row of each letter run."""
     y1 = text.baseline
     y0 = y1 - CAPS * text.em
     ny = max(2, min(8, math.ceil((y1 - y0) / STEP)))
+    ys = (y0 + (y1 - y0) * (np.arange(ny) + 0.5) / ny)[:, None]
+    a, b, c, d, e, f = text.matrix
     out = []
     for x0, x1 in text.letters:
         nx = max(2, min(64, math.ceil((x1 - x0) / STEP)))
-        out += [apply(text.matrix, x0 + (x1 - x0) * (i + 0.5) / nx, y0 + (y1 - y0) * (j + 0.5) / ny)
-                for j in range(ny) for i in range(nx)]
-    return out
+        xs = (x0 + (x1 - x0) * (np.arange(nx) + 0.5) / nx)[None, :]
+        out.append(np.stack([(a * xs + c * ys + e).ravel(), (b * xs + d * ys + f).ravel()], axis=1))
+    return np.concatenate(out) if out else np.empty((0, 2))
