@@ -157,3 +157,25 @@ def test_every_bundled_game_builds_the_same_with_and_without_the_cache(tmp_path,
         decks = [r for r in results if r.kind == "deck" and (r.kept or r.drawn)]
         assert decks and all(r.drawn == 0 for r in decks), game    # warm: every sheet page copied
         same_files(tmp_path / "cached" / game, tmp_path / "clean" / game)
+
+
+def test_pnpgens_own_code_is_known_by_each_files_size_and_time(tmp_path):
+    """A rebuild lays every page out anew after pnpgen itself changes: a file edited (its
+    size or its time) gives another code digest; the same files give the same one."""
+    import os
+
+    import pnpgen
+    from pnpgen.build.inputs import package_digest
+
+    package = tmp_path / "pnpgen"
+    shutil.copytree(Path(pnpgen.__file__).parent, package, ignore=shutil.ignore_patterns("__pycache__", "*.ttf"))
+    first = package_digest(package, [])
+    assert package_digest(package, []) == first and len(first) == 64
+    layouter = package / "layout" / "layouter.py"
+    st = layouter.stat()
+    os.utime(layouter, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))     # saved again, a millisecond later
+    touched = package_digest(package, [])
+    assert touched != first
+    with open(package / "presets" / "sizes.yaml", "a") as fh:
+        fh.write("\n")
+    assert package_digest(package, []) not in (first, touched)

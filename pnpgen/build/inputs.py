@@ -47,15 +47,17 @@ def code_digest() -> str:
     another version lays every page out anew."""
     global _CODE
     if _CODE is None:
-        package = Path(__file__).resolve().parent.parent
-        h = hashlib.sha256(f"{FORMAT}:{package}:{__version__}:{sys.version}:{reportlab.Version}:"
-                           f"{jinja2.__version__}:{PIL.__version__}:{pydantic.VERSION}".encode())
-        for path in sorted(package.rglob("*.py")) + sorted((package / "presets").rglob("*.yaml")):
-            h.update(_stat(path).encode())
-        for path in sorted(set(fonts.BUILTIN.values())):
-            h.update(_stat(path).encode())
-        _CODE = h.hexdigest()
+        _CODE = package_digest(Path(__file__).resolve().parent.parent, sorted(set(fonts.BUILTIN.values())))
     return _CODE
+
+
+def package_digest(package: Path, fonts_used: list[Path]) -> str:
+    """code_digest of the package at `package`, with its built-in fonts `fonts_used`."""
+    h = hashlib.sha256(f"{FORMAT}:{package}:{__version__}:{sys.version}:{reportlab.Version}:"
+                       f"{jinja2.__version__}:{PIL.__version__}:{pydantic.VERSION}".encode())
+    for path in sorted(package.rglob("*.py")) + sorted((package / "presets").rglob("*.yaml")) + fonts_used:
+        h.update(_stat(path).encode())
+    return h.hexdigest()
 
 
 def _stat(path: Path) -> str:
