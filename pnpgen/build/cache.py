@@ -260,15 +260,21 @@ class PageCache:
         except sqlite3.Error:
             return False
 
-    def has(self, key: str) -> bool:
-        """Whether this build or the last one kept the page `key`."""
+    def held(self, keys: list[str]) -> set[str]:
+        """Which of the pages `keys` this build or the last one kept (asked of the store a few
+        hundred keys at a time)."""
+        found: set[str] = set()
         for db in (self.new if self.added else None, self.db):
+            if db is None:
+                continue
             try:
-                if db is not None and db.execute("SELECT 1 FROM page WHERE key = ?", (key,)).fetchone():
-                    return True
+                for start in range(0, len(keys), 500):
+                    chunk = keys[start:start + 500]
+                    found.update(key for (key,) in db.execute(
+                        f"SELECT key FROM page WHERE key IN ({','.join('?' * len(chunk))})", chunk))
             except sqlite3.Error:
                 pass
-        return False
+        return found
 
     def facts(self, keys: list[str]) -> dict[str, str]:
         """The facts the last build kept for these page input keys (as their text), those whose

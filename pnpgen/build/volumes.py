@@ -172,7 +172,8 @@ class DeckWriter:
             work.drawn_keys = [self.page_keys.drawn(f.content, fonts_state) for f in work.facts]
             work.stays = self._stays(work, fonts_state)
         if work.shared is None and not work.stays and len(missing) < len(keys):
-            work.shared = self._fork(work, [p for p, k in enumerate(work.drawn_keys) if not self.cache.has(k)])
+            held = self.cache.held(work.drawn_keys)
+            work.shared = self._fork(work, [p for p, k in enumerate(work.drawn_keys) if k not in held])
         if work.shared is not None:
             if work.stays:
                 workers.stop(work.shared.parts)
