@@ -27,9 +27,10 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def noisy(size, mode, seed=1) -> Image.Image:
-    """Many colours and sharp edges, so every PNG row filter gets used."""
+    """Many colours and sharp edges, so every PNG row filter gets used (random bytes: as
+    incompressible as Pillow's effect_noise, made in a tenth of the time, and the same each run)."""
     rnd = random.Random(seed)
-    im = Image.merge("RGB", [Image.effect_noise(size, 60 + 20 * k) for k in range(3)])
+    im = Image.merge("RGB", [Image.frombytes("L", size, rnd.randbytes(size[0] * size[1])) for _ in range(3)])
     draw = ImageDraw.Draw(im)
     for _ in range(20):
         x, y = rnd.randrange(size[0]), rnd.randrange(size[1])
