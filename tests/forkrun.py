@@ -77,9 +77,11 @@ class ForkServer:
     def __init__(self, root: Path):
         self.root = root
         self.proc: subprocess.Popen | None = None
-        self.files = Path(tempfile.mkdtemp(prefix="pnpgen-forkrun-"))
+        self.files: Path | None = None     # (made on the first run: importing this makes nothing)
 
     def run(self, cwd: Path, args, limit_bytes: int, wall: float) -> Finished:
+        if self.files is None:
+            self.files = Path(tempfile.mkdtemp(prefix="pnpgen-forkrun-"))
         if self.proc is None or self.proc.poll() is not None:
             env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(self.root), os.environ.get("PYTHONPATH", "")])}
             self.proc = subprocess.Popen([sys.executable, "-c", SERVER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -96,10 +98,14 @@ class ForkServer:
                         result["cpu"], result["hung"])
 
     def close(self) -> None:
+        """End the server (it is started again if run once more)."""
         if self.proc is not None:
             self.proc.stdin.close()
             self.proc.wait(timeout=30)
             self.proc.stdout.close()
-        for name in ("stdout", "stderr"):
-            (self.files / name).unlink(missing_ok=True)
-        self.files.rmdir()
+            self.proc = None
+        if self.files is not None:
+            for name in ("stdout", "stderr"):
+                (self.files / name).unlink(missing_ok=True)
+            self.files.rmdir()
+            self.files = None
