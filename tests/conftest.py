@@ -12,6 +12,20 @@ from pnpgen.build import facts as facts_module
 
 ROOT = Path(__file__).resolve().parent.parent
 
+SLOWEST_FILES = ["test_package.py", "test_fuzz.py", "test_export_bundled_tts.py", "test_preview_changes.py",
+                 "test_hostile.py", "test_preview.py", "test_export_bundled.py", "test_rules.py", "test_pdfx.py",
+                 "test_image_memory.py", "test_export_files.py", "test_hexmap.py", "test_printcheck.py",
+                 "test_image_resolution.py", "test_sheets.py", "test_bad_input.py", "test_changes.py",
+                 "test_flatten.py", "test_export_tts.py", "test_concurrent_builds.py"]
+"""The files that take longest, longest first: pytest-xdist gives each worker a whole file
+(--dist loadfile) in the order collected, and a long file started last would leave the other
+workers waiting. The others follow in their own order."""
+
+
+def pytest_collection_modifyitems(items):
+    rank = {name: n for n, name in enumerate(SLOWEST_FILES)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))     # (stable: a file's tests keep their order)
+
 
 @pytest.fixture(scope="session")
 def project() -> Project:

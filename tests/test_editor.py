@@ -21,6 +21,8 @@ from pnpgen.build import Project, games, load
 from pnpgen.cli import main
 from pnpgen.errors import InputError
 
+from .test_fuzz import rounds as fuzz_rounds
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -188,7 +190,7 @@ def test_the_schema_never_rejects_what_pnpgen_accepts():
         data = yamlsrc.load(path).data
         docs.setdefault(kind, []).append((data, list(_places(data))[1:]))
     accepted = 0
-    for _ in range(500):
+    for _ in range(fuzz_rounds(250)):    # (500 until the suite ran in parallel; PNPGEN_FUZZ=N for more)
         kind = rng.choice(sorted(docs))
         data, places = rng.choice(docs[kind])
         loc = rng.choice(places)

@@ -1,8 +1,9 @@
 """Every export format on every deck shape: a common back, cards' own backs, a mix of both,
 single-sided cards, landscape cards, a lone card, more different cards than one Tabletop
-Simulator sheet holds, tokens with and without backs, boards with one and two sides; and on
-every bundled game. Each file that cards.csv or a TTS saved object names must exist and have
-the pixel size its card calls for; each DriveThruCards PDF has a page per face."""
+Simulator sheet holds, tokens with and without backs, boards with one and two sides (every
+bundled game: test_export_bundled.py and test_export_bundled_tts.py, with these checks). Each
+file that cards.csv or a TTS saved object names must exist and have the pixel size its card
+calls for; each DriveThruCards PDF has a page per face."""
 
 from __future__ import annotations
 
@@ -21,7 +22,6 @@ from pnpgen.export import export_game
 from pnpgen.export.faces import deck_faces
 from pnpgen.export.formats import FORMATS
 
-from .clirun import pnpgen
 from .minigame import make_game
 from .test_export_tts import check_saved_object
 
@@ -81,12 +81,17 @@ def shapes_game(root: Path):
 
 @pytest.fixture(scope="module")
 def shapes(tmp_path_factory):
-    """The shapes game exported in every format: (game, {format: folder})."""
+    """The shapes game and export(FORMAT) -> its folder, each format exported once, when a
+    test first asks for it (each format's tests run on whichever worker, exporting only it)."""
     root = tmp_path_factory.mktemp("shapes")
-    game = shapes_game(root)
-    folders = {fmt: export_game(game, fmt, root / "out", dpi=PNG_DPI, url_base=BASE if fmt == "tts" else None)
-               .folder for fmt in FORMATS}
-    return game, folders
+    game, folders = shapes_game(root), {}
+
+    def export(fmt: str) -> Path:
+        if fmt not in folders:
+            url_base = BASE if fmt == "tts" else None
+            folders[fmt] = export_game(game, fmt, root / "out", dpi=PNG_DPI, url_base=url_base).folder
+        return folders[fmt]
+    return game, export
 
 
 # --- checks shared with the bundled games ---------------------------------------------------
@@ -202,7 +207,8 @@ def _check_state(state: dict, deck, folder: Path) -> int:
 # --- the shapes game --------------------------------------------------------------------------
 
 def test_png_of_every_deck_shape_names_only_files_it_wrote(shapes):
-    game, folders = shapes
+    game, export = shapes
+    folders = {"png": export("png")}
     # a front for every card; a back for every card but the 3 single-sided ones and 2 of the tokens
     # a front for every card; a back for every card but the 3 single-sided ones and 2 of the tokens;
     # three sides of boards
@@ -220,7 +226,8 @@ def test_png_of_every_deck_shape_names_only_files_it_wrote(shapes):
 
 @pytest.mark.parametrize("fmt", SHOPS)
 def test_every_shop_export_of_every_deck_shape_has_its_sizes(shapes, fmt):
-    game, folders = shapes
+    game, export = shapes
+    folders = {fmt: export(fmt)}
     assert check_shop(game, folders[fmt], fmt) > 0
     exported = sorted(p.name for p in folders[fmt].iterdir())
     assert exported == ["common", "lone", "many", "mixed", "own", "single", "wide"]     # no tokens, no boards
@@ -230,7 +237,8 @@ def test_every_shop_export_of_every_deck_shape_has_its_sizes(shapes, fmt):
 
 
 def test_tts_of_every_deck_shape_names_only_files_it_wrote(shapes):
-    game, folders = shapes
+    game, export = shapes
+    folders = {"tts": export("tts")}
     assert check_tts(game, folders["tts"]) > 0
     named = set()
     for path in folders["tts"].glob("*.json"):
@@ -244,52 +252,3 @@ def _urls(value) -> list[str]:
     if isinstance(value, list):
         return [u for v in value for u in _urls(v)]
     return []
-
-
-# --- every bundled game, through the command line ---------------------------------------------
-
-@pytest.fixture(scope="module")
-def bundled_exports(tmp_path_factory, project, bundled_games):
-    """`pnpgen export FORMAT` of every bundled game, for every format: {format: out folder}."""
-    out = tmp_path_factory.mktemp("exports")
-    runs = {}
-    for fmt in FORMATS:
-        extra = ["--dpi", str(PNG_DPI)] if fmt == "png" else ["--url-base", BASE] if fmt == "tts" else []
-        ran = pnpgen("--root", project.root, "export", fmt, *bundled_games, "--out", out, *extra, cwd=project.root)
-        runs[fmt] = ran
-    return out, runs
-
-
-@pytest.mark.parametrize("fmt", list(FORMATS))
-def test_every_format_exports_every_bundled_game_with_the_files_it_names(bundled_exports, project, bundled_games,
-                                                                        fmt):
-    out, runs = bundled_exports
-    ran = runs[fmt]
-    assert ran.returncode == 0 and "Traceback" not in ran.stderr, ran.stderr[-3000:]
-    checked = 0
-    for name in bundled_games:
-        game = load(project, name)
-        folder = out / name / fmt
-        if fmt == "png":
-            checked += check_png(game, folder, PNG_DPI)
-        elif fmt == "tts":
-            checked += check_tts(game, folder)
-        else:
-            checked += check_shop(game, folder, fmt)
-    assert checked > 100
-
-
-def test_bundled_tts_objects_have_tts_shape_and_sheet_ids_of_their_own(bundled_exports, bundled_games):
-    out, _ = bundled_exports
-    for name in bundled_games:
-        owner = {}
-        for path in sorted((out / name / "tts").glob("*.json")):
-            data = json.loads(path.read_text(encoding="utf-8"))
-            assert check_saved_object(data) == [], path
-            for state in data["ObjectStates"]:
-                for sheet_id in state.get("CustomDeck", {}):
-                    assert owner.setdefault(sheet_id, path.stem) == path.stem, (name, sheet_id)
-        assert owner, name
-    swamped = json.loads((out / "swamped" / "tts" / "components.json").read_text())["ObjectStates"][0]
-    (sheet,) = swamped["CustomDeck"].values()
-    assert sheet["UniqueBack"] and len(swamped["ContainedObjects"]) == 13      # a mix of own and common backs

@@ -2,12 +2,14 @@
 line...) must give either a build or an InputError: never any other exception, which the
 CLI would show as a traceback. So must hostile expressions (loops in loops, joins with long
 separators, runaway macros...) written into a template, a rule or a rulebook, and they must
-stop quickly, without a memory spike. A fixed seed keeps the run repeatable; tools/fuzz.py
-runs more."""
+stop quickly, without a memory spike. A fixed seed keeps the run repeatable; PNPGEN_FUZZ=N
+runs N rounds of each (more than the default: e.g. PNPGEN_FUZZ=1000), and tools/fuzz.py
+runs more kinds."""
 
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 import resource
@@ -19,6 +21,8 @@ from pathlib import Path
 from pnpgen.build import Options, Project, build_loaded, load
 from pnpgen.errors import InputError
 from pnpgen.rules.ruleset import check_game
+
+from .fresh import python_fresh
 
 ROOT = Path(__file__).resolve().parent.parent
 TOKENS = ["", " ", "-", ":", "{", "}", "[", "]", '"', "'", "{{", "}}", "0", "-1", "1e9", "null", "true",
@@ -147,18 +151,51 @@ def fuzz(root: Path, seed: int, rounds: int, kinds=("yaml",), outcomes: Counter 
     return crashes
 
 
-def test_random_edits_never_crash(tmp_path):
+def rounds(default: int) -> int:
+    """`default` rounds, or PNPGEN_FUZZ's number when that is more."""
+    return max(default, int(os.environ.get("PNPGEN_FUZZ") or 0))
+
+
+CHILD = """
+import json, resource, sys
+from collections import Counter
+from pathlib import Path
+resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))     # a memory bomb fails a round, not the machine
+sys.path.insert(0, sys.argv[1])
+from tests.test_fuzz import fuzz
+outcomes = Counter()
+crashes = fuzz(Path(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), tuple(sys.argv[5:]), outcomes)
+print(json.dumps({"crashes": crashes, "outcomes": outcomes}))
+"""
+
+
+def fuzz_in_a_process(root: Path, seed: int, rounds: int, kinds=("yaml",)) -> tuple[list[str], Counter]:
+    """fuzz() of a copy of the project in a process of its own, so that PEAK_MB is measured
+    against that process's own peak (started from a launcher: tests/fresh.py), not against
+    whatever the tests run before in this one left behind: (crashes, outcomes)."""
     for part in ("cards", "templates"):
-        shutil.copytree(ROOT / part, tmp_path / part)
-    assert fuzz(tmp_path, seed=2026, rounds=60) == []
+        shutil.copytree(ROOT / part, root / part)
+    ran = python_fresh(CHILD, str(ROOT), str(root), str(seed), str(rounds), *kinds, capture_output=True, text=True,
+                       cwd=root, timeout=rounds * ROUND_SECONDS + 60)
+    assert ran.returncode == 0, ran.stderr[-3000:]
+    result = json.loads(ran.stdout.strip().splitlines()[-1])
+    return result["crashes"], Counter(result["outcomes"])
+
+
+def test_random_edits_never_crash(tmp_path):
+    # (60 rounds until the suite was made to run in parallel: 30 give the same mix of builds
+    # and located errors, every file kind of every bundled game a candidate each round)
+    n = rounds(30)
+    crashes, outcomes = fuzz_in_a_process(tmp_path, 2026, n)
+    assert crashes == [] and sum(outcomes.values()) == n, outcomes
+    assert outcomes["built"] >= 5 and outcomes["bad input"] >= 5, outcomes     # both ways out were taken
 
 
 def test_hostile_expressions_stop_quickly_and_never_crash(tmp_path):
-    for part in ("cards", "templates"):
-        shutil.copytree(ROOT / part, tmp_path / part)
-    outcomes = Counter()
-    assert fuzz(tmp_path, seed=19, rounds=30, kinds=("template", "rule", "rulebook"), outcomes=outcomes) == []
-    assert sum(outcomes.values()) == 30 and outcomes["budget"] >= 5, outcomes     # the budget is what stopped them
+    n = rounds(21)     # (the first 21 rounds of seed 19 hold 5 that the budget stops)
+    crashes, outcomes = fuzz_in_a_process(tmp_path, 19, n, ("template", "rule", "rulebook"))
+    assert crashes == []
+    assert sum(outcomes.values()) == n and outcomes["budget"] >= 5, outcomes     # the budget is what stopped them
 
 
 def test_the_hostile_mutators_write_what_they_say():

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import resource
 import shutil
 import signal
 import subprocess
@@ -27,6 +26,7 @@ from pnpgen import fonts
 from pnpgen.build import Project
 from pnpgen.preview import start
 
+from .forkrun import ForkServer
 from .hostile_files import MUTATORS, flip_bytes, hostile_game, huge_cmap, huge_dimensions, truncate
 
 LIMIT_BYTES = 1 << 30
@@ -50,20 +50,25 @@ class Ran:
     stderr: str
 
 
+SERVER = ForkServer(ROOT)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _fork_server():
+    yield
+    SERVER.close()
+
+
 def run(cwd: Path, *args) -> Ran:
-    """`pnpgen ARGS` in a subprocess with at most 1 GB of memory; a run that takes over
-    SECONDS of CPU time (it and its workers), or has not ended after WALL seconds, fails the test."""
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    try:
-        proc = subprocess.run([sys.executable, "-c", RUNNER, *map(str, args)], cwd=cwd, env=env, capture_output=True,
-                              text=True, timeout=WALL, stdin=subprocess.DEVNULL)
-    except subprocess.TimeoutExpired:
+    """`pnpgen ARGS` in a process of its own with at most 1 GB of memory; a run that takes over
+    SECONDS of CPU time (it and its workers), or has not ended after WALL seconds, fails the test.
+    (The process is forked from one that has imported pnpgen already, as `python -c RUNNER`
+    would have by then: tests/forkrun.py; a killed build below runs RUNNER itself.)"""
+    ran = SERVER.run(cwd, args, LIMIT_BYTES, WALL)
+    if ran.hung:
         pytest.fail(f"pnpgen {' '.join(map(str, args))} still running after {WALL} s")
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
-    assert cpu < SECONDS, f"pnpgen {' '.join(map(str, args))} took {cpu:.1f} s of CPU"
-    return Ran(proc.returncode, proc.stdout, proc.stderr)
+    assert ran.cpu < SECONDS, f"pnpgen {' '.join(map(str, args))} took {ran.cpu:.1f} s of CPU"
+    return Ran(ran.returncode, ran.stdout, ran.stderr)
 
 
 def state(root: Path) -> dict[str, tuple]:

@@ -65,7 +65,7 @@ def game_with(tmp_path, arts: dict[str, Image.Image | bytes], game: str = GAME, 
         if isinstance(art, bytes):
             (folder / "art" / name).write_bytes(art)
         else:
-            art.save(folder / "art" / name)
+            art.save(folder / "art" / name, **({"compress_level": 1} if name.endswith(".png") else {}))  # (quick)
     return folder
 
 

@@ -93,7 +93,7 @@ def project(tmp_path_factory):
     write_xlsx(game / "sheets" / "lanterns.xlsx", {"Sheet1": ROWS})
     (game / "icons" / "flame.svg").write_text(FLAME)
     (game / "art" / "moon.svg").write_text(MOON)
-    painting((2100, 2940), "RGBA", 1).save(game / "art" / "dusk.png")
+    painting((2100, 2940), "RGBA", 1).save(game / "art" / "dusk.png", compress_level=1)     # (quick to write)
     buffer = io.BytesIO()
     painting((2400, 3360), "RGB", 2).save(buffer, "JPEG", quality=90)
     (game / "art" / "market.jpg").write_bytes(buffer.getvalue())

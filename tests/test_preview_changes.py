@@ -27,7 +27,7 @@ from pnpgen.errors import InputError
 from pnpgen.preview import start
 from pnpgen.revisions.pictures import DPI, HEADER, LABEL, MAGENTA, MARGIN
 
-from .test_preview import _browser, edit, wait_for
+from .test_preview import _browser, edit, mini, wait_for
 
 ROOT = Path(__file__).resolve().parent.parent
 GIT_ENV = {"GIT_AUTHOR_DATE": "2026-01-02T03:04:05+00:00", "GIT_COMMITTER_DATE": "2026-01-02T03:04:05+00:00",
@@ -166,8 +166,9 @@ def test_a_bad_ref_stops_before_serving_as_changes_does(repo):
     assert "pnpgen preview: http" not in preview.stdout          # nothing was served
 
 
-def test_without_since_the_page_has_no_changes(repo):
-    running = start(repo, ("swarm",), port=0, workers=1, watch=False)
+def test_without_since_the_page_has_no_changes(tmp_path):
+    # (a small game: what is asked does not depend on the game, and Swarm takes seconds to draw)
+    running = start(mini(tmp_path), ("mini",), port=0, workers=1, watch=False)
     try:
         assert changes_of(running.url) is None and running.revision is None
     finally:

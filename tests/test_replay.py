@@ -5,6 +5,7 @@ every other module of pnpgen off them."""
 from __future__ import annotations
 
 import ast
+import functools
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -380,8 +381,13 @@ def _own_nodes(root):
         stack.extend(ast.iter_child_nodes(node))
 
 
-def _assignments(fn):
+@functools.lru_cache(maxsize=4096)     # (asked for again and again while the scopes settle)
+def _assignments(fn) -> tuple:
     """(target, value) of each assignment, for loop and with ... as in a function."""
+    return tuple(_each_assignment(fn))
+
+
+def _each_assignment(fn):
     for node in ast.walk(fn):
         if isinstance(node, ast.Assign):
             for target in node.targets:

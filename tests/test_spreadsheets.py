@@ -352,7 +352,7 @@ class _Sheets(http.server.BaseHTTPRequestHandler):
 @pytest.fixture
 def server():
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Sheets)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)  # (quick to stop)
     thread.start()
     _Sheets.pages, _Sheets.asked = {}, []
     yield f"http://127.0.0.1:{httpd.server_address[1]}"
