@@ -4,7 +4,9 @@ text pulled from card data), and cropped figures whose text layer holds only wha
 
 from __future__ import annotations
 
+import functools
 import re
+from pathlib import Path
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_raw
@@ -64,6 +66,16 @@ def rulebook_of(built, game):
     return next(r for r in built[game] if r.id == "rulebook").path
 
 
+@functools.lru_cache(maxsize=None)
+def _bundled_text(path: Path) -> str:
+    return pypdf_text(path)
+
+
+def bundled_rulebook_text(built, game) -> str:
+    """pypdf_text of the session's rulebook of `game`, read once (the session's build is only read)."""
+    return _bundled_text(rulebook_of(built, game))
+
+
 # --- the space before styled text ---------------------------------------------------------
 
 @pytest.mark.parametrize("game, phrase", [
@@ -73,7 +85,7 @@ def rulebook_of(built, game):
     ("bad-maps", "For example, Fog Bank reads"),                              # *Fog Bank* after a line break
 ])
 def test_the_space_before_bold_or_italic_text_is_kept_in_the_bundled_rulebooks(built, game, phrase):
-    assert phrase in pypdf_text(rulebook_of(built, game))
+    assert phrase in bundled_rulebook_text(built, game)
 
 
 def test_every_space_before_and_after_styled_words_survives(tmp_path):
@@ -267,7 +279,7 @@ def test_no_bundled_rulebook_prints_an_icon_name_between_colons(built, project, 
     checked = 0
     for game in bundled_games:
         names = load(project, game).game.icons
-        text = pypdf_text(rulebook_of(built, game))
+        text = bundled_rulebook_text(built, game)
         assert not [n for n in names if f":{n}:" in text], game
         checked += bool(names)
     assert checked == len(bundled_games)

@@ -8,7 +8,6 @@ share an id (TTS would show one deck's faces on the other's cards)."""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
@@ -17,7 +16,7 @@ from . import tts_objects as objects
 from .faces import BoardFaces, DeckFaces
 from .job import INCH, Job
 from .raster import render_faces
-from .tts_sheets import DPI, MAX_PX, card_px, grid, runs, write_sheet
+from .tts_sheets import DPI, MAX_PX, SheetSaver, card_px, grid, runs, write_sheet
 
 BOARD_DPI = 150
 
@@ -43,23 +42,24 @@ def write_tts(job: Job) -> list[str]:
     sheet_ids = objects.SheetIds(job.game.id, job.game.game.code)
     deck_ids = {deck.id for deck in job.decks if deck.kind == "deck"}
     notes = []
-    for deck in job.decks:
-        name = deck.id
-        if deck.kind == "board":
-            if name in deck_ids:      # a board named like a deck: its files must not take the deck's place
-                name = f"board-{deck.id}"
-            states, note = _board(job, deck, base, name)
-        elif deck.pack:
-            states, note = _tokens(job, deck, base)
-        else:
-            states, note = _deck(job, deck, base, sheet_ids)
-        (job.work / f"{name}.json").write_text(json.dumps(objects.saved_object(states), indent=2,
-                                                          ensure_ascii=False) + "\n", encoding="utf-8")
-        notes.append(note)
+    with SheetSaver() as saver:
+        for deck in job.decks:
+            name = deck.id
+            if deck.kind == "board":
+                if name in deck_ids:      # a board named like a deck: its files must not take the deck's place
+                    name = f"board-{deck.id}"
+                states, note = _board(job, deck, base, name, saver)
+            elif deck.pack:
+                states, note = _tokens(job, deck, base)
+            else:
+                states, note = _deck(job, deck, base, sheet_ids, saver)
+            (job.work / f"{name}.json").write_text(json.dumps(objects.saved_object(states), indent=2,
+                                                              ensure_ascii=False) + "\n", encoding="utf-8")
+            notes.append(note)
     return notes
 
 
-def _deck(job: Job, deck: DeckFaces, base: str, sheet_ids) -> tuple[list[dict], str]:
+def _deck(job: Job, deck: DeckFaces, base: str, sheet_ids, saver: SheetSaver) -> tuple[list[dict], str]:
     """Face sheets <deck>-1.png..., backs as <deck>-back.png (one back for every card) or
     <deck>-1-backs.png... (a sheet laid out like the faces, where some card has its own)."""
     sheets, cards, pixels = {}, [], []
@@ -70,22 +70,22 @@ def _deck(job: Job, deck: DeckFaces, base: str, sheet_ids) -> tuple[list[dict], 
         size = card_px(fronts[0].size, cols, rows)
         pixels.append(size)
         face_sheet = f"{deck.id}-{number}.png"
-        write_sheet(deck, fronts, cols, rows, size, tiles / f"f{number}", job.work / face_sheet, job.workers)
+        write_sheet(deck, fronts, cols, rows, size, tiles / f"f{number}", job.work / face_sheet, job.workers, saver)
         backs = [deck.back_of(front) for front in fronts]
         unique = any(back is not None and back is not deck.common_back for back in backs)
         if unique:     # a back sheet: each card's own back, or the common one, in the card's slot
             back = f"{deck.id}-{number}-backs.png"
-            write_sheet(deck, backs, cols, rows, size, tiles / f"b{number}", job.work / back, job.workers)
+            write_sheet(deck, backs, cols, rows, size, tiles / f"b{number}", job.work / back, job.workers, saver)
         else:          # one back for the whole deck (blank for single-sided cards), drawn once
             back = f"{deck.id}-back.png"
-            if not (job.work / back).exists():
-                write_sheet(deck, [deck.common_back], 1, 1, size, tiles / "back", job.work / back, job.workers)
+            if job.work / back not in saver.targets and not (job.work / back).exists():
+                write_sheet(deck, [deck.common_back], 1, 1, size, tiles / "back", job.work / back, job.workers, saver)
         sheet_id = sheet_ids.next(deck.id, number)
         entry = objects.sheet_entry(base + quote(face_sheet), base + quote(back), cols, rows, unique)
         sheets[str(sheet_id)] = entry
         for slot, front in enumerate(fronts):
             cards += [objects.card(front, sheet_id * 100 + slot, sheet_id, entry)] * front.count
-    shutil.rmtree(tiles, ignore_errors=True)
+    saver.remove(tiles)
     w, h = deck.fronts[0].size
     state = objects.deck(f"{job.game.game.title}: {deck.name}", job.game.game.credits, cards, sheets, w > h)
     dpi = min(round(p[0] / w * INCH) for p in pixels)
@@ -109,7 +109,7 @@ def _tokens(job: Job, deck: DeckFaces, base: str) -> tuple[list[dict], str]:
     return [bag], f"{deck.id}: {len(contents)} tokens ({len(deck.fronts)} kinds) in a bag"
 
 
-def _board(job: Job, deck: BoardFaces, base: str, stem: str) -> tuple[list[dict], str]:
+def _board(job: Job, deck: BoardFaces, base: str, stem: str, saver: SheetSaver) -> tuple[list[dict], str]:
     """A board as a Custom Board per side (<stem>-a.png, -b.png), at most BOARD_DPI and
     within MAX_PX, side B beside side A."""
     states = []
@@ -118,8 +118,8 @@ def _board(job: Job, deck: BoardFaces, base: str, stem: str) -> tuple[list[dict]
         scale = min(BOARD_DPI / INCH, MAX_PX / max(w, h))
         name = f"{stem}-{face.code}.png"
         write_sheet(deck, [face], 1, 1, (int(w * scale), int(h * scale)), job.work / f".{deck.id}.tiles" / face.code,
-                    job.work / name, job.workers)
+                    job.work / name, job.workers, saver)
         nickname = deck.name + (f", side {face.code.upper()}" if deck.backs else "")
         states.append(objects.board(nickname, job.game.game.credits, face.size, base + quote(name), across))
-    shutil.rmtree(job.work / f".{deck.id}.tiles", ignore_errors=True)
+    saver.remove(job.work / f".{deck.id}.tiles")
     return states, f"{deck.id}: board, {len(states)} side{'s' if len(states) > 1 else ''} as a Custom Board"
