@@ -334,7 +334,7 @@ def test_a_save_sends_an_event_and_the_new_state_follows(served):
 def _after_ctrl_c(proc: subprocess.Popen, seconds: float = 20) -> tuple[str, str]:
     """Ctrl-C, then the process's output once it has ended. A process still running after
     `seconds` is stopped with SIGABRT, which (PYTHONFAULTHANDLER) prints every thread's stack:
-    the test fails with it (seen once under pytest-xdist, not reproduced since)."""
+    the test fails with it (as it would have when serve() could lose a Ctrl-C: seen once)."""
     proc.send_signal(signal.SIGINT)
     try:
         return proc.communicate(timeout=seconds)

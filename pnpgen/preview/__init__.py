@@ -125,7 +125,8 @@ def serve(project: Project, names=(), port: int = DEFAULT_PORT, since: str | Non
         running = start(project, names, port, log=log, on_ready=ready, since=revision,
                         requests_log=log if verbose and not quiet else None)
         log(f"watching {project.cards}/ and {project.templates}/: save a file and the page redraws; Ctrl-C stops")
-        threading.Event().wait()
+        while True:     # (short sleeps, not one endless wait: a Ctrl-C caught just as that wait began, or
+            time.sleep(0.25)    # by another thread, never ended it; it ends the next sleep)
     except KeyboardInterrupt:
         pass
     finally:
