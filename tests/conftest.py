@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import signal
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,12 @@ from pnpgen.build import Options, Project, build_game, games
 from pnpgen.build import facts as facts_module
 
 ROOT = Path(__file__).resolve().parent.parent
+
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    # A suite started in the background by a shell without job control (`pytest &` in a
+    # script) inherits Ctrl-C ignored, and so would every pnpgen it starts: the tests that
+    # stop a preview with Ctrl-C, as a user does, could not. Its processes take Ctrl-C again.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 SLOWEST_FILES = ["test_package.py", "test_fuzz.py", "test_export_bundled_tts.py", "test_preview_changes.py",
                  "test_hostile.py", "test_preview.py", "test_export_bundled.py", "test_rules.py", "test_pdfx.py",
