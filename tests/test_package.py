@@ -275,7 +275,12 @@ def _preview_answers(pnpgen_exe: Path, play: Path, env: dict) -> dict:
         page = urllib.request.urlopen(url, timeout=60).read().decode()
     finally:
         proc.send_signal(signal.SIGINT)
-        code = proc.wait(timeout=60)
+        try:
+            code = proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:     # (stopped here, not left running after the test)
+            proc.kill()
+            proc.wait()
+            raise AssertionError("pnpgen preview still ran 60 s after Ctrl-C") from None
     assert code == 0, proc.stderr.read()
     return {"state": state, "page": page}
 
