@@ -268,10 +268,7 @@ class PageCache:
             if db is None:
                 continue
             try:
-                for start in range(0, len(keys), 500):
-                    chunk = keys[start:start + 500]
-                    found.update(key for (key,) in db.execute(
-                        f"SELECT key FROM page WHERE key IN ({','.join('?' * len(chunk))})", chunk))
+                found.update(key for (key,) in _rows_of(db, "SELECT key FROM page", keys))
             except sqlite3.Error:
                 pass
         return found
@@ -283,13 +280,9 @@ class PageCache:
         if self.db is None:
             return found
         try:
-            for start in range(0, len(keys), 500):
-                chunk = keys[start:start + 500]
-                rows = self.db.execute(f"SELECT key, data, checksum FROM facts WHERE key IN "
-                                       f"({','.join('?' * len(chunk))})", chunk).fetchall()
-                for key, data, check in rows:
-                    if isinstance(data, str) and check == _check(key, data):
-                        found[key] = data
+            for key, data, check in _rows_of(self.db, "SELECT key, data, checksum FROM facts", keys):
+                if isinstance(data, str) and check == _check(key, data):
+                    found[key] = data
         except sqlite3.Error:
             return {}
         return found
@@ -454,6 +447,14 @@ def _copy_into_store(new, path: Path) -> None:
             new.execute("DETACH DATABASE store")
         except sqlite3.Error:
             pass
+
+
+def _rows_of(db, select: str, keys: list[str]):
+    """The rows `select` (a query of one table, with no WHERE) gives for these keys, asked a
+    few hundred keys at a time (SQLite caps the values one statement takes)."""
+    for start in range(0, len(keys), 500):
+        chunk = keys[start:start + 500]
+        yield from db.execute(f"{select} WHERE key IN ({','.join('?' * len(chunk))})", chunk).fetchall()
 
 
 def _touched(new) -> None:

@@ -5,6 +5,7 @@ import math
 
 import numpy as np
 
+from ..faces import apply
 from ..findings import Hit
 from ..raster import hex_of, opacity_note, to255
 from .size import name
@@ -51,10 +52,10 @@ def samples(text) -> np.ndarray:
     y0 = y1 - CAPS * text.em
     ny = max(2, min(8, math.ceil((y1 - y0) / STEP)))
     ys = (y0 + (y1 - y0) * (np.arange(ny) + 0.5) / ny)[:, None]
-    a, b, c, d, e, f = text.matrix
     out = []
     for x0, x1 in text.letters:
         nx = max(2, min(64, math.ceil((x1 - x0) / STEP)))
         xs = (x0 + (x1 - x0) * (np.arange(nx) + 0.5) / nx)[None, :]
-        out.append(np.stack([(a * xs + c * ys + e).ravel(), (b * xs + d * ys + f).ravel()], axis=1))
+        x, y = apply(text.matrix, xs, ys)       # (every point of the grid at once)
+        out.append(np.stack([x.ravel(), y.ravel()], axis=1))
     return np.concatenate(out) if out else np.empty((0, 2))
