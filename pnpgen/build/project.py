@@ -6,7 +6,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import InputError
+from ..game import reread
 from ..game.loader import GameSource, discover, is_plain_name, load_game
+from .inputs import code_digest
 
 
 @dataclass
@@ -28,8 +30,12 @@ def games(project: Project) -> list[str]:
     return discover(project.cards)
 
 
-def load(project: Project, game_id: str) -> GameSource:
-    return load_game(project.cards, project.templates, game_id)
+def load(project: Project, game_id: str, out: Path | None = None) -> GameSource:
+    """The game `game_id`, read and checked; with `out` (a build's output folder, its build
+    cache in use), a long deck file is read again in part after an edit, from the memo the
+    last build kept in out/.cache/decks (game/reread.py)."""
+    kept = reread.Kept(out / ".cache" / "decks", code_digest()) if out is not None else None
+    return load_game(project.cards, project.templates, game_id, kept)
 
 
 def game_name(project: Project, name: str) -> str:

@@ -5,6 +5,7 @@ fails before writing anything or runs to the end."""
 
 from __future__ import annotations
 
+import io
 import os
 from array import array
 from collections.abc import Collection, Sequence
@@ -13,6 +14,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from ..sources import spreadsheet, validation, yamlsrc
+from . import reread
 from ..sources.confine import Refused, inside, near_miss
 from ..errors import InputError, Problem, did_you_mean
 from .models import MAX_CARDS, MAX_COUNT, RESERVED, Board, Deck, FieldSpec, Game, Template
@@ -216,10 +218,12 @@ def discover(cards_dir: Path) -> list[str]:
     return sorted(p.name for p in cards_dir.iterdir() if (p / "game.yaml").is_file())
 
 
-def load_game(cards_dir: Path, templates_dir: Path, game_id: str) -> GameSource:
+def load_game(cards_dir: Path, templates_dir: Path, game_id: str, kept: reread.Kept | None = None) -> GameSource:
+    """The game `game_id` of `cards_dir`, read and checked; with `kept`, a long deck file is
+    read again in part after an edit, from the memo its last reading left (game/reread.py)."""
     src = _read_game(cards_dir, game_id)
     problems: list[Problem] = []
-    _load_decks_and_boards(src, problems)
+    _load_decks_and_boards(src, problems, kept)
     if problems:
         raise InputError(problems)
     # the templates the decks and boards name, found in templates/<game>/ then templates/shared/
@@ -265,11 +269,11 @@ def _read_game(cards_dir: Path, game_id: str) -> GameSource:
     return GameSource(game_id, root, doc, game)
 
 
-def _load_decks_and_boards(src: GameSource, problems: list[Problem]) -> None:
+def _load_decks_and_boards(src: GameSource, problems: list[Problem], kept: reread.Kept | None = None) -> None:
     """Every deck and board file of the game into `src`; what is wrong with them into `problems`."""
     for path in _deck_paths(src, problems):
         try:
-            src.decks.append(_load_deck(src, path))
+            src.decks.append(_load_deck(src, path, kept))
         except InputError as exc:
             problems += exc.problems
     for path in _file_paths(src, "boards", problems, required=False):
@@ -421,14 +425,23 @@ def confined(root: Path, rel: str, max_bytes: int | None = None) -> Path:
     return inside(root, rel, max_bytes)
 
 
-def _load_deck(src: GameSource, path: Path) -> DeckSource:
+def _load_deck(src: GameSource, path: Path, kept: reread.Kept | None = None) -> DeckSource:
     shown = _shown(path)
+    data = _long_file(path) if kept is not None else None
+    if data is not None:
+        again = _read_again(src, path, shown, kept, data)
+        if again is not None:
+            return again
     entries = _Entries()
-    stream = yamlsrc.Stream("cards", entries.take)
-    doc = yamlsrc.load(path, shown, stream)      # the cards checked as they are read
+    stream = yamlsrc.Stream("cards", entries.take, spans=yamlsrc.Spans() if data is not None else None)
+    if data is None:
+        doc = yamlsrc.load(path, shown, stream)      # the cards checked as they are read
+    else:
+        doc = yamlsrc.loads(io.BytesIO(data), shown, stream)
     if not isinstance(doc.data, dict):
         raise doc.error((), "a deck file should be a mapping with name:, template:, fields: and cards:")
     if stream.count is None or stream.late or not entries.ok:
+        stream.spans = None
         # not a deck file whose cards are listed last, each a mapping: read it again, whole
         doc = yamlsrc.load(path, shown)
         raw = doc.data.get("cards")
@@ -456,8 +469,114 @@ def _load_deck(src: GameSource, path: Path) -> DeckSource:
     # asked for: drop what is left of the others (a list field's items)
     doc.lines = {loc: line for loc, line in doc.lines.items()
                  if len(loc) <= 2 or loc[0] != "cards" or loc[-1] == "number"}
+    if stream.spans is not None:
+        _keep(kept, path, data, stream.spans, entries, doc)
     deck = deck.model_copy(update={"cards": []})
     return DeckSource(path.stem, path, doc, deck, deck.card_size or src.game.card_size, cards)
+
+
+def _long_file(path: Path) -> bytes | None:
+    """The bytes of a deck file long enough to keep a memo of (game/reread.py), or None."""
+    try:
+        size = path.stat().st_size
+        return path.read_bytes() if reread.MIN_BYTES <= size <= yamlsrc.MAX_FILE_BYTES else None
+    except OSError:
+        return None         # (read again the ordinary way, which says what is wrong)
+
+
+def _keep(kept: reread.Kept, path: Path, data: bytes, spans: yamlsrc.Spans, entries: _Entries, doc) -> None:
+    """Keep a memo of a deck file read whole, when it is one reread can read again in part:
+    its cards a block list of plain entries, no anchor, alias, merge or directive (%)."""
+    if not spans.plain or spans.column < 0 or not spans.starts or entries.head is None:
+        return
+    found = reread.starts_at(data, spans.starts, spans.column)
+    if found is None or data.startswith(b"%") or b"\n%" in data[:found[1][0]]:
+        return
+    kept.keep(path, _memo(data, spans.column, found[0], found[1], spans.sizes, spans.nodes, entries, doc))
+
+
+def _memo(data: bytes, column: int, starts: list, offsets: list, sizes: list, nodes: int, entries: _Entries,
+          doc) -> reread.Memo:
+    """A memo of a deck file as loaded (`doc` and `entries` as _load_deck leaves them)."""
+    cards = entries.cards
+    header, deep = [], []
+    for loc, line in doc.lines.items():
+        if len(loc) >= 2 and loc[0] == "cards" and isinstance(loc[1], int):
+            deep.append((loc[1], loc[2:], line))
+        else:
+            header.append((loc, line))
+    table = {"lines": list(cards.lines), "counts": list(cards.counts), "numbers": list(cards.numbers),
+             "templates": cards.templates, "backs": cards.backs, "own": list(cards.own),
+             "rows": list(doc.rows["cards"])}
+    return reread.Memo(data, entries.head, header, column, starts, offsets, sizes, nodes, cards.values, table, deep)
+
+
+def _read_again(src: GameSource, path: Path, shown, kept: reread.Kept, data: bytes) -> DeckSource | None:
+    """The deck file at `path` (now `data`) read again in part from its memo, or None: read it whole."""
+    memo = kept.recall(path)
+    edit = reread.find_edit(memo, data) if memo is not None else None
+    if edit is None:
+        return None
+    fresh = reread.parse(memo, edit, shown) if edit.fragment is not None else reread.Fresh([], [], [], [], {})
+    if fresh is None:
+        return None
+    first, last = edit.first, edit.last
+    nodes = memo.nodes - sum(memo.sizes[first:last + 1]) + sum(fresh.sizes)
+    if nodes > yamlsrc.MAX_NODES:
+        return None
+    doc = yamlsrc.Doc(Path(str(shown)), None, dict(memo.header))
+    entries = _Entries()
+    try:
+        entries.start(doc, validation.validate(Deck, doc, {**memo.head, "cards": [{}]}))
+    except InputError:
+        return None
+    entries.head = memo.head
+    _take_kept(entries, doc, memo, 0, first, 0, 0)
+    by_entry: dict[int, dict] = {}
+    for loc, line in fresh.lines.items():
+        by_entry.setdefault(loc[1], {})[("cards", first + loc[1], *loc[2:])] = line
+    for j, item in enumerate(fresh.items):
+        doc.lines.update(by_entry.get(j, {}))
+        entries.take(doc, first + j, item, None)
+    if entries.problems or not entries.ok:
+        return None
+    _take_kept(entries, doc, memo, last + 1, len(memo.starts), len(fresh.items) - (last + 1 - first), edit.lines)
+    if entries.total > MAX_CARDS:
+        return None
+    doc.lines = {loc: line for loc, line in doc.lines.items()
+                 if len(loc) <= 2 or loc[0] != "cards" or loc[-1] == "number"}
+    if edit.fragment is not None:
+        after = last + 1
+        starts = memo.starts[:first] + fresh.starts + [s + edit.lines for s in memo.starts[after:]]
+        offsets = memo.offsets[:first] + fresh.offsets + [o + edit.shift for o in memo.offsets[after:]]
+        sizes = memo.sizes[:first] + fresh.sizes + memo.sizes[after:]
+        kept.keep(path, _memo(data, memo.column, starts, offsets, sizes, nodes, entries, doc))
+    deck = entries.deck.model_copy(update={"cards": []})
+    return DeckSource(path.stem, path, doc, deck, deck.card_size or src.game.card_size, entries.cards)
+
+
+def _take_kept(entries: _Entries, doc, memo: reread.Memo, lo: int, hi: int, moved: int, lines: int) -> None:
+    """The memo's entries `lo` to `hi` (not included) onto the card table, each `moved` places
+    and its lines `lines` lines on from where the memo has them."""
+    cards, table = entries.cards, memo.table
+    for column, values in zip(cards.values, memo.values):
+        column.extend(values[lo:hi])
+    rows, own_lines = table["rows"][lo:hi], table["lines"][lo:hi]
+    if lines:
+        own_lines = [line + lines if row else line for line, row in zip(own_lines, rows)]
+        rows = [row + lines if row else 0 for row in rows]
+    counts = table["counts"][lo:hi]
+    cards.lines.extend(own_lines)
+    cards.counts.extend(counts)
+    cards.numbers.extend(table["numbers"][lo:hi])
+    cards.templates.extend(table["templates"][lo:hi])
+    cards.backs.extend(table["backs"][lo:hi])
+    cards.own.extend(bytes(table["own"][lo:hi]))
+    doc.rows["cards"].extend(rows)
+    entries.total += sum(counts)
+    for i, rest, line in memo.deep:
+        if lo <= i < hi:
+            doc.lines[("cards", i + moved, *rest)] = line + lines
 
 
 def _sheet_deck(src: GameSource, path: Path, doc: yamlsrc.Doc, deck: Deck) -> DeckSource:
@@ -501,6 +620,7 @@ class _Entries:
         self.ok = False        # every entry so far could be taken as it was read
         self.checks: _Checks | None = None
         self.lines_left = -1   # how many lines the document kept after the last entry taken
+        self.head: dict | None = None   # the deck's settings written before its cards (as take had them)
 
     def start(self, doc, deck: Deck) -> None:
         self.deck, self.cards, self.ok, self.checks = deck, CardTable(deck.fields), True, _Checks(deck)
@@ -514,6 +634,7 @@ class _Entries:
                 self.start(doc, validation.validate(Deck, doc, {**head, "cards": [{}]}))
             except InputError:
                 return          # (read again whole, for the errors a whole read gives)
+            self.head = dict(head)
         if not self.ok:
             return
         if not isinstance(raw, dict):

@@ -64,6 +64,19 @@ class Stream:
     take: Callable[[Doc, int, object, dict], None]
     count: int | None = None     # items handed over (None: the list was not streamed)
     late: bool = False
+    spans: Spans | None = None   # where each item is, when asked for (game/reread.py)
+
+
+@dataclass
+class Spans:
+    """Where a streamed list's items are in their file, for reading it again after an edit
+    (game/reread.py): the list's indentation, each item's first line and size."""
+
+    column: int = -1          # the column of the list's dashes (-1: a [flow] list)
+    starts: list = field(default_factory=list)   # each item's first line
+    sizes: list = field(default_factory=list)    # how many values each item counts toward MAX_NODES
+    nodes: int = 0            # how many the whole file counts
+    plain: bool = True        # no anchor, alias or merge (<<) anywhere in the file
 
 
 def load(path: Path, display: Path | str | None = None, stream: Stream | None = None) -> Doc:
@@ -116,7 +129,10 @@ def loads(text, shown, stream: Stream | None = None) -> Doc:
             doc.lines[()] = 1
             return doc
         loader.get_event()                                   # document start
-        doc.data = _Builder(doc, loader, stream).value((), None)
+        builder = _Builder(doc, loader, stream)
+        doc.data = builder.value((), None)
+        if stream is not None and stream.spans is not None:
+            stream.spans.nodes = builder.count
         loader.get_event()                                   # document end
         if not loader.check_event(yaml.StreamEndEvent):
             event = loader.peek_event()
@@ -226,6 +242,7 @@ class _Builder:
         else:   # pragma: no cover - the parser only yields the events above here
             raise InputError.at(self.doc.path, line, "unexpected YAML structure")
         if event.anchor:
+            self._not_plain()
             lines = [(k[len(loc):], v) for k, v in list(self.doc.lines.items())[start - 1:] if k[:len(loc)] == loc]
             self.anchors[event.anchor] = (out, lines, self.count - count + 1, _depth(out))
         return out
@@ -235,11 +252,16 @@ class _Builder:
         if event.anchor not in self.anchors:
             raise InputError.at(self.doc.path, line, f"unknown alias *{event.anchor}; define &{event.anchor} first")
         value, lines, size, depth = self.anchors[event.anchor]
+        self._not_plain()
         self._counted(size, line)
         self._nested(len(loc) + depth, line)
         for rel, at in lines:
             self.doc.lines.setdefault(loc + rel, at)
         return copy.deepcopy(value)
+
+    def _not_plain(self) -> None:
+        if self.stream is not None and self.stream.spans is not None:
+            self.stream.spans.plain = False
 
     def sequence(self, loc, line: int) -> list:
         out = []
@@ -257,9 +279,18 @@ class _Builder:
         if line != own:
             self.doc.lines.setdefault(loc, line)
         shown = self.doc.lines.get(loc, own)
+        spans = self.stream.spans
+        if spans is not None:
+            spans.column = -1 if event.flow_style else event.start_mark.column
         i = 0
         while not self.loader.check_event(yaml.SequenceEndEvent):
-            self.stream.take(self.doc, i, self.value(loc + (i,), shown), head)
+            if spans is None:
+                self.stream.take(self.doc, i, self.value(loc + (i,), shown), head)
+            else:
+                spans.starts.append(self.loader.peek_event().start_mark.line + 1)
+                before = self.count
+                self.stream.take(self.doc, i, self.value(loc + (i,), shown), head)
+                spans.sizes.append(self.count - before)
             i += 1
         self.loader.get_event()
         self.stream.count = i
@@ -282,6 +313,7 @@ class _Builder:
                     if not isinstance(part, dict):
                         raise InputError.at(self.doc.path, line, "<< merges a mapping (or a list of them)")
                     merged.append((part, line))
+                self._not_plain()
                 continue
             key = self._scalar(event)
             if isinstance(key, (int, float, bool)) or key is None:
