@@ -157,7 +157,11 @@ def test_a_memo_of_other_code_or_another_file_or_garbage_is_not_used(game, monke
     seen = fragments(monkeypatch)
     deck.write_text(deck.read_text().replace("Card 30", "Card thirty"))
     assert state(root, reread.Kept(memo.parent, "other code")) == state(root, None)
-    memo.write_bytes(memo.read_bytes()[:500])
+    whole = memo.read_bytes()
+    assert b'"Card 40"' in whole
+    memo.write_bytes(whole[:500])
+    assert state(root, kept_in(root)) == state(root, None)
+    memo.write_bytes(whole.replace(b'"Card 40"', b'"Card 41"'))       # a changed value fails the digest
     assert state(root, kept_in(root)) == state(root, None)
     memo.write_bytes(b'{"format": 1}\0' + deck.read_bytes())
     assert state(root, kept_in(root)) == state(root, None)

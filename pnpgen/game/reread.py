@@ -4,7 +4,8 @@ taken as the last build checked them, and only those around the edit are parsed 
 After a build reads a deck file of at least MIN_BYTES whole (its cards a block list, last in
 the file, with no anchor, alias or merge anywhere), it keeps a memo under out/.cache/decks:
 the file's bytes, where each card entry starts (its line and byte, each at the list's dash
-column) and the checked entries, column by column. The next build compares the file with
+column) and the checked entries, column by column, behind a digest of it all (a memo that
+fails it is not used). The next build compares the file with
 the memo's bytes: the text they share at the start and at the end is unchanged, so only the
 entries overlapping the rest, with one more on each side, are parsed again, as a document of
 their own (`cards:` and those lines), and checked; the entries before them keep their lines,
@@ -96,7 +97,10 @@ class Kept:
         """The memo of the deck file at `path`, or None (none kept, unreadable, or another code's)."""
         entry, real = self._entry(path)
         try:
-            blob = entry.read_bytes()
+            kept_blob = entry.read_bytes()
+            blob = kept_blob[64:]
+            if hashlib.sha256(blob).hexdigest().encode() != kept_blob[:64]:
+                return None        # (damaged: a bad disk, a copy cut short, a hand edit)
             cut = blob.index(b"\0")
             kept = json.loads(blob[:cut])
             if kept.pop("format") != FORMAT or kept.pop("code") != self.code or kept.pop("path") != real:
@@ -120,7 +124,8 @@ class Kept:
         try:
             text = json.dumps(state, ensure_ascii=True, separators=(",", ":")).encode()
             entry.parent.mkdir(parents=True, exist_ok=True)
-            files.write_atomically(entry, text + b"\0" + memo.source)
+            blob = text + b"\0" + memo.source
+            files.write_atomically(entry, hashlib.sha256(blob).hexdigest().encode() + blob)
         except (OSError, ValueError, TypeError, InputError):
             pass
 
