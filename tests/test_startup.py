@@ -19,6 +19,7 @@ LAZY = ["pypdf", "pypdfium2", "numpy", "colorspacious", "svglib", "lxml", "shape
         "pnpgen.build.boards", "pnpgen.printcheck", "pnpgen.sheets.tile", "pnpgen.sheets.seams",
         "pnpgen.maps", "pnpgen.rulebook.source", "pnpgen.sheets.custom_layout", "pnpgen.sheets.polypack",
         "PIL.PngImagePlugin", "PIL.JpegImagePlugin", "PIL.ImageCms",
+        "pnpgen.sources.spreadsheet", "pnpgen.game.sheet_cards",     # (card sheets: .xlsx, .ods, .csv)
         "multiprocessing"]      # (a deck of a few sheets is drawn without worker processes)
 NOT_AT_START = ["difflib"]
 """Imported only when a name is misspelt (click imports it too, to parse a short option such as -q)."""
@@ -54,6 +55,34 @@ def test_the_process_has_pydantic_look_for_no_plugins():
     env = {k: v for k, v in os.environ.items() if k != "PYDANTIC_DISABLE_PLUGINS"}
     assert subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
                           env=env).stdout.splitlines()[-1] == "__all__"
+
+
+def test_with_plugins_off_the_stand_in_answers_as_pydantic_does_and_metadata_stays_out(tmp_path):
+    """With the plugin search off, the process puts a stand-in for pydantic's plugin loader in
+    place: pydantic asks that module only for get_plugins, the real one answers no plugins then,
+    the stand-in answers the same, a model still validates, and importlib.metadata (which the
+    real module imports) is not loaded by a build."""
+    import inspect
+
+    import pnpgen.__main__ as entry
+    import pydantic.plugin._schema_validator as asker
+    asked = inspect.getsource(asker)
+    assert asked.count("_loader") == 1 and "from ._loader import get_plugins\n" in asked
+    probe = ("import os, json, sys\nfrom pydantic.plugin import _loader\n"
+             "print(json.dumps(list(_loader.get_plugins())))")
+    for value in entry.PLUGINS_OFF:
+        out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
+                             env={**os.environ, "PYDANTIC_DISABLE_PLUGINS": value}).stdout
+        assert json.loads(out.splitlines()[-1]) == [] == list(entry._no_plugins().get_plugins())
+    make_game(tmp_path, GAME, DECK, {"card": CARD, "back": BACK})
+    probe = ("import sys, json, pnpgen.__main__ as m\n"
+             f"sys.argv = ['pnpgen', '--root', {str(tmp_path)!r}, 'build', '-q']\n"
+             "m._exit = lambda code: print(json.dumps([code, sorted(sys.modules)]))\nm.run()")
+    env = {k: v for k, v in os.environ.items() if k != "PYDANTIC_DISABLE_PLUGINS"}
+    code, loaded = json.loads(subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                                             check=True, env=env).stdout.splitlines()[-1])
+    assert code in (0, None) and (tmp_path / "out" / "mini" / "deck.pdf").is_file()
+    assert "pydantic.plugin._schema_validator" in loaded and "importlib.metadata" not in loaded
 
 
 def test_a_plain_build_leaves_heavy_readers_out(tmp_path):

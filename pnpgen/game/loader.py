@@ -13,12 +13,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
 
-from ..sources import spreadsheet, validation, yamlsrc
+from ..sources import validation, yamlsrc
 from . import reread
 from ..sources.confine import Refused, inside, near_miss
 from ..errors import InputError, Problem, did_you_mean
 from .models import MAX_CARDS, MAX_COUNT, RESERVED, Board, Deck, FieldSpec, Game, Template
-from .sheet_cards import SheetCards
 
 
 @dataclass(slots=True)
@@ -581,6 +580,8 @@ def _take_kept(entries: _Entries, doc, memo: reread.Memo, lo: int, hi: int, move
 
 def _sheet_deck(src: GameSource, path: Path, doc: yamlsrc.Doc, deck: Deck) -> DeckSource:
     """A deck whose `cards:` names a card sheet: its cards read from that sheet."""
+    from ..sources import spreadsheet           # (only now: a deck of YAML cards needs no sheet reader)
+    from .sheet_cards import SheetCards
     try:
         real = confined(src.root, deck.cards, spreadsheet.MAX_FILE_BYTES)
     except ValueError as exc:
