@@ -126,7 +126,7 @@ def test_random_edits_read_in_part_are_exactly_a_whole_read(game, seed):
     rng = random.Random(seed)
     pieces = ["\n", "  - ", "    ", "{", "}", ": ", '"', "'", "title: X", "count: 3", "number: 7", "#", "&a ",
               "*a", "<<: {body: m}", "%YAML 1.1\n", "cards:\n", "\t", "- ", "power: x", "é", "[", "]", ",", "|\n",
-              "  - {title: New}\n", "template: nope", "back: other", ""]
+              "  - {title: New}\n", "template: nope", "back: other", "\r\n", "\r", "\u2028", "\x85", "\ufeff", ""]
     text = deck.read_text()
     state(root, kept)
     same = 0
@@ -182,3 +182,18 @@ def test_a_rebuild_after_an_edit_writes_what_a_clean_build_writes(game, monkeypa
     for pdf in pdfs + [root / "clean" / "game" / "manifest.json"]:
         assert filecmp.cmp(pdf, root / "out" / "game" / pdf.name, shallow=False), pdf.name
     assert not (root / "clean" / ".cache").exists(), "a build without the cache keeps no memo"
+
+
+@pytest.mark.parametrize("brk", ["\r", "\u2028", "\x85"])
+def test_an_edit_with_a_line_break_other_than_newline_is_read_whole(game, brk):
+    """YAML breaks lines at a lone \\r and at NEL, LS and PS as well: an entry edited to hold one
+    moves the lines of every entry after it as a whole read says."""
+    root, deck = game
+    kept = kept_in(root)
+    state(root, kept)
+    deck.write_text(deck.read_text().replace("  - title: Card 8\n", f"  - title: Card 8{brk}    power: 3\n"),
+                    newline="")
+    part, whole = state(root, kept), state(root, None)
+    assert part == whole
+    if whole[0] == "game":
+        assert whole[1][0][2][9] > 0      # (entry 9 has a line of its own, after the edited one)

@@ -162,6 +162,17 @@ def _dash(data: bytes, at: int, column: int, alone: bool) -> bool:
     return not alone or not data[at + column + 1:end if end >= 0 else len(data)].strip(b" \r")
 
 
+_OTHER_BREAKS = (b"\xc2\x85", b"\xe2\x80\xa8", b"\xe2\x80\xa9")
+"""Line breaks YAML knows besides \n and \r\n (NEL, LS, PS): text with one of them, or with a
+lone \r, is read whole (this module counts lines by \n, as libyaml then would not)."""
+
+
+def plain_breaks(data: bytes) -> bool:
+    """Whether every line break in `data` is \n or \r\n."""
+    return (b"\r" not in data or b"\r" not in data.replace(b"\r\n", b"")) and \
+        not any(b in data for b in _OTHER_BREAKS)
+
+
 def find_edit(memo: Memo, data: bytes) -> Edit | None:
     """Which of the memo's entries the new bytes `data` replace, or None when the edit
     reaches above the first entry."""
@@ -180,6 +191,8 @@ def find_edit(memo: Memo, data: bytes) -> Edit | None:
     if end + shift < start:
         return None
     fragment = data[start:end + shift]
+    if not plain_breaks(fragment):
+        return None
     return Edit(first, last, fragment, memo.starts[first], fragment.count(b"\n") - old.count(b"\n", start, end), shift)
 
 
