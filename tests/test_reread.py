@@ -6,8 +6,10 @@ it is exactly what reading the file whole gives, for any edit."""
 from __future__ import annotations
 
 import filecmp
+import hashlib
 import os
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -150,22 +152,30 @@ def test_random_edits_read_in_part_are_exactly_a_whole_read(game, seed):
     assert same >= 5, "some edits leave a good deck"
 
 
-def test_a_memo_of_other_code_or_another_file_or_garbage_is_not_used(game, monkeypatch):
+def test_a_memo_of_other_code_or_a_damaged_or_forged_one_is_read_past(game, monkeypatch):
     root, deck = game
     state(root, kept_in(root))
     memo = next((root / "out" / ".cache" / "decks").glob("*.deck"))
+    good = memo.read_bytes()
+    assert b'"Card 40"' in good
     seen = fragments(monkeypatch)
     deck.write_text(deck.read_text().replace("Card 30", "Card thirty"))
-    assert state(root, reread.Kept(memo.parent, "other code")) == state(root, None)
-    whole = memo.read_bytes()
-    assert b'"Card 40"' in whole
-    memo.write_bytes(whole[:500])
-    assert state(root, kept_in(root)) == state(root, None)
-    memo.write_bytes(whole.replace(b'"Card 40"', b'"Card 41"'))       # a changed value fails the digest
-    assert state(root, kept_in(root)) == state(root, None)
-    memo.write_bytes(b'{"format": 1}\0' + deck.read_bytes())
-    assert state(root, kept_in(root)) == state(root, None)
-    assert seen == []
+    assert state(root, reread.Kept(memo.parent, "other code")) == state(root, None) and seen == []
+    memo.write_bytes(good)
+    assert state(root, kept_in(root)) == state(root, None) and len(seen) == 1     # (a good one is used)
+    damaged = [good[:500], good.replace(b'"Card 40"', b'"Card 41"'), b'{"format": 1}\0' + deck.read_bytes()]
+    for blob in damaged:           # cut short, a value changed (it fails the digest), no memo at all
+        memo.write_bytes(blob)
+        seen.clear()
+        assert state(root, kept_in(root)) == state(root, None) and seen == []
+    for key, first in [(b"offsets", b'"x"'), (b"counts", b"[]"), (b"own", b"300"), (b"templates", b"7"),
+                       (b"sizes", b"-1"), (b"starts", b"null"), (b"header", b"5"), (b"deep", b"7")]:
+        # the first item of one list replaced, its digest made anew: a hand edit
+        forged = re.sub(b'"' + key + rb'":\[(\[[^]]*\]|"[^"]*"|[^],\[]+)', b'"' + key + b'":[' + first, good[64:],
+                        count=1)
+        assert forged != good[64:] and b'"' + key + b'":[' + first in forged
+        memo.write_bytes(hashlib.sha256(forged).hexdigest().encode() + forged)
+        assert state(root, kept_in(root)) == state(root, None)
 
 
 def test_a_rebuild_after_an_edit_writes_what_a_clean_build_writes(game, monkeypatch):

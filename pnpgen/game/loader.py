@@ -428,7 +428,10 @@ def _load_deck(src: GameSource, path: Path, kept: reread.Kept | None = None) -> 
     shown = _shown(path)
     data = _long_file(path) if kept is not None else None
     if data is not None:
-        again = _read_again(src, path, shown, kept, data)
+        try:
+            again = _read_again(src, path, shown, kept, data)
+        except (TypeError, ValueError, LookupError, AttributeError):
+            again = None    # (a memo that passed its digest yet holds what no build keeps: a hand edit)
         if again is not None:
             return again
     entries = _Entries()

@@ -2,23 +2,24 @@
 taken as the last build checked them, and only those around the edit are parsed again.
 
 After a build reads a deck file of at least MIN_BYTES whole (its cards a block list, last in
-the file, with no anchor, alias or merge anywhere), it keeps a memo under out/.cache/decks:
-the file's bytes, where each card entry starts (its line and byte, each at the list's dash
-column) and the checked entries, column by column, behind a digest of it all (a memo that
-fails it is not used). The next build compares the file with
-the memo's bytes: the text they share at the start and at the end is unchanged, so only the
-entries overlapping the rest, with one more on each side, are parsed again, as a document of
-their own (`cards:` and those lines), and checked; the entries before them keep their lines,
-those after move by the lines the edit added or removed. Anything else (an edit above the
-first card, a fragment that does not read as the same list, a problem in an entry, a memo
-made by other code) is answered by reading the file whole, so the result and every message
-are those of a whole read."""
+the file; no anchor, alias, merge or directive anywhere; only \n or \r\n line breaks), it
+keeps a memo under out/.cache/decks: the file's bytes, where each card entry starts (its line
+and byte, at the list's dash column) and the checked entries, column by column, behind a
+digest of it all (a memo that fails it is not used). The next build compares the file with the
+memo's bytes: the text they share at the start and at the end is unchanged, so only the entries
+overlapping the rest, with one more on each side, are parsed again, as a document of their own
+(`cards:` over those lines), and checked; the entries before them keep their lines, those
+after move by the lines the edit added or removed. Anything else (an edit above the first
+card, a fragment that does not read as entries of the same list, a problem in an entry, a memo
+made by other code) is answered by reading the file whole, so the result and every message are
+those of a whole read."""
 
 from __future__ import annotations
 
 import hashlib
 import io
 import json
+from array import array
 from bisect import bisect_right
 from dataclasses import dataclass
 from pathlib import Path
@@ -108,11 +109,9 @@ class Kept:
             kept["header"] = [(tuple(loc), line) for loc, line in kept["header"]]
             kept["deep"] = [(i, tuple(rest), line) for i, rest, line in kept["deep"]]
             memo = Memo(source=blob[cut + 1:], **kept)
-        except (OSError, ValueError, TypeError, KeyError, AttributeError):
+            return memo if _sound(memo) else None
+        except (OSError, ValueError, TypeError, KeyError, AttributeError, OverflowError):
             return None
-        n = len(memo.starts)
-        ok = n and all(len(c) == n for c in [memo.offsets, memo.sizes, *memo.values, *memo.table.values()])
-        return memo if ok and set(memo.table) == set(COLUMNS) else None
 
     def keep(self, path: Path, memo: Memo) -> None:
         """Keep `memo` for the deck file at `path`; a folder that cannot be written is no error."""
@@ -128,6 +127,26 @@ class Kept:
             files.write_atomically(entry, hashlib.sha256(blob).hexdigest().encode() + blob)
         except (OSError, ValueError, TypeError, InputError):
             pass
+
+
+def _sound(memo: Memo) -> bool:
+    """Whether a memo holds what a build keeps, as to shape and type (it raises TypeError or
+    ValueError where not), so that nothing a hand edit made of it reaches the build. (Its
+    digest tells damage; like the page cache, it is not proof against a forged one.)"""
+    n = len(memo.starts)
+    table = memo.table
+    if not n or set(table) != set(COLUMNS) or type(memo.head) is not dict or type(memo.values) is not list:
+        return False
+    if not all(type(c) is list and len(c) == n for c in [memo.offsets, memo.sizes, *memo.values, *table.values()]):
+        return False
+    for column in (memo.starts, memo.offsets, memo.sizes, table["lines"], table["counts"], table["numbers"],
+                   table["rows"]):
+        array("q", column)                            # (whole numbers only)
+    bytes(table["own"])
+    "".join(table["templates"]) + "".join(b for b in table["backs"] if b is not None)
+    array("q", [memo.column, memo.nodes, *(line for _, line in memo.header), *(i for i, _, _ in memo.deep),
+                *(line for _, _, line in memo.deep)])
+    return all(type(loc) is tuple for loc, _ in memo.header) and all(type(rest) is tuple for _, rest, _ in memo.deep)
 
 
 def starts_at(data: bytes, starts: list, column: int, first_line: int = 1, base: int = 0) -> tuple | None:
