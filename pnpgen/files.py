@@ -136,12 +136,16 @@ def remove_quietly(path: Path | str) -> None:
         pass
 
 
-def write_atomically(target: Path, data: bytes) -> None:
-    """Write `data` to `target` through a temporary file renamed into place."""
+def write_atomically(target: Path, data: bytes | list) -> None:
+    """Write `data` (bytes, or a list of bytes-like parts written one after another, never
+    joined in memory) to `target` through a temporary file renamed into place."""
     tmp = temp_beside(target)
     try:
         with open(tmp, "wb") as f:
-            f.write(data)
+            if isinstance(data, list):
+                f.writelines(data)
+            else:
+                f.write(data)
         finish(tmp, target)
         put_in_place([(tmp, target)])
     except OSError as exc:

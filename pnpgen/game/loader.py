@@ -498,8 +498,7 @@ def _keep(kept: reread.Kept, path: Path, data: bytes, spans: yamlsrc.Spans, entr
     kept.keep(path, _memo(data, spans.column, found[0], found[1], spans.sizes, spans.nodes, entries, doc))
 
 
-def _memo(data: bytes, column: int, starts: list, offsets: list, sizes: list, nodes: int, entries: _Entries,
-          doc) -> reread.Memo:
+def _memo(data: bytes, column: int, starts, offsets, sizes, nodes: int, entries: _Entries, doc) -> reread.Memo:
     """A memo of a deck file as loaded (`doc` and `entries` as _load_deck leaves them)."""
     cards = entries.cards
     header, deep = [], []
@@ -508,10 +507,9 @@ def _memo(data: bytes, column: int, starts: list, offsets: list, sizes: list, no
             deep.append((loc[1], loc[2:], line))
         else:
             header.append((loc, line))
-    table = {"lines": list(cards.lines), "counts": list(cards.counts), "numbers": list(cards.numbers),
-             "templates": cards.templates, "backs": cards.backs, "own": list(cards.own),
-             "rows": list(doc.rows["cards"])}
-    return reread.Memo(data, entries.head, header, column, starts, offsets, sizes, nodes, cards.values, table, deep)
+    return reread.Memo(data, entries.head, header, column, nodes, cards.values, cards.templates, cards.backs,
+                       bytes(cards.own), deep, array("l", starts), array("l", offsets), array("l", sizes),
+                       cards.lines, cards.counts, cards.numbers, doc.rows["cards"])
 
 
 def _read_again(src: GameSource, path: Path, shown, kept: reread.Kept, data: bytes) -> DeckSource | None:
@@ -533,6 +531,8 @@ def _read_again(src: GameSource, path: Path, shown, kept: reread.Kept, data: byt
         entries.start(doc, validation.validate(Deck, doc, {**memo.head, "cards": [{}]}))
     except InputError:
         return None
+    if len(memo.values) != len(entries.cards.values):
+        return None
     entries.head = memo.head
     _take_kept(entries, doc, memo, 0, first, 0, 0)
     by_entry: dict[int, dict] = {}
@@ -550,9 +550,11 @@ def _read_again(src: GameSource, path: Path, shown, kept: reread.Kept, data: byt
                  if len(loc) <= 2 or loc[0] != "cards" or loc[-1] == "number"}
     if edit.fragment is not None:
         after = last + 1
-        starts = memo.starts[:first] + fresh.starts + [s + edit.lines for s in memo.starts[after:]]
-        offsets = memo.offsets[:first] + fresh.offsets + [o + edit.shift for o in memo.offsets[after:]]
-        sizes = memo.sizes[:first] + fresh.sizes + memo.sizes[after:]
+        starts = memo.starts[:first] + array("l", fresh.starts) + array(
+            "l", (s + edit.lines for s in memo.starts[after:]))
+        offsets = memo.offsets[:first] + array("l", fresh.offsets) + array(
+            "l", (o + edit.shift for o in memo.offsets[after:]))
+        sizes = memo.sizes[:first] + array("l", fresh.sizes) + memo.sizes[after:]
         kept.keep(path, _memo(data, memo.column, starts, offsets, sizes, nodes, entries, doc))
     deck = entries.deck.model_copy(update={"cards": []})
     return DeckSource(path.stem, path, doc, deck, deck.card_size or src.game.card_size, entries.cards)
@@ -561,20 +563,20 @@ def _read_again(src: GameSource, path: Path, shown, kept: reread.Kept, data: byt
 def _take_kept(entries: _Entries, doc, memo: reread.Memo, lo: int, hi: int, moved: int, lines: int) -> None:
     """The memo's entries `lo` to `hi` (not included) onto the card table, each `moved` places
     and its lines `lines` lines on from where the memo has them."""
-    cards, table = entries.cards, memo.table
+    cards = entries.cards
     for column, values in zip(cards.values, memo.values):
         column.extend(values[lo:hi])
-    rows, own_lines = table["rows"][lo:hi], table["lines"][lo:hi]
+    rows, own_lines = memo.rows[lo:hi], memo.lines[lo:hi]
     if lines:
-        own_lines = [line + lines if row else line for line, row in zip(own_lines, rows)]
-        rows = [row + lines if row else 0 for row in rows]
-    counts = table["counts"][lo:hi]
+        own_lines = array("l", (line + lines if row else line for line, row in zip(own_lines, rows)))
+        rows = array("l", (row + lines if row else 0 for row in rows))
+    counts = memo.counts[lo:hi]
     cards.lines.extend(own_lines)
     cards.counts.extend(counts)
-    cards.numbers.extend(table["numbers"][lo:hi])
-    cards.templates.extend(table["templates"][lo:hi])
-    cards.backs.extend(table["backs"][lo:hi])
-    cards.own.extend(bytes(table["own"][lo:hi]))
+    cards.numbers.extend(memo.numbers[lo:hi])
+    cards.templates.extend(memo.templates[lo:hi])
+    cards.backs.extend(memo.backs[lo:hi])
+    cards.own.extend(memo.own[lo:hi])
     doc.rows["cards"].extend(rows)
     entries.total += sum(counts)
     for i, rest, line in memo.deep:

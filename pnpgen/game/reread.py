@@ -30,31 +30,40 @@ from ..sources import yamlsrc
 
 MIN_BYTES = 200_000
 """Smaller deck files are read whole: keeping a memo would cost about what it saves."""
-FORMAT = 1
+FORMAT = 2
 """Raised when what a memo holds changes shape."""
-COLUMNS = ("lines", "counts", "numbers", "templates", "backs", "own", "rows")
-"""A memo's per-entry lists besides the field values (`rows`: each entry's own line, 0: none)."""
+NUMBERS = ("starts", "offsets", "sizes", "lines", "counts", "numbers", "rows")
+"""A memo's per-entry whole numbers, each kept as an array("l") (`rows`: each entry's own
+line, 0: none; `lines`, `counts`, `numbers`: the card table's columns)."""
 
 
 @dataclass
 class Memo:
-    """What a whole read of a deck file left: its bytes and, per card entry, where it starts
-    (`starts` lines, `offsets` bytes), how many values it counts (`sizes`) and its checked row
-    (`values` column by column, and COLUMNS); `head` is the mapping before `cards:`, `header`
-    the lines of everything but the entries, `deep` the lines kept inside entries
-    ([entry, rest of the location, line]) and `nodes` the file's count of values."""
+    """What a whole read of a deck file left: its bytes (`source`) and, per card entry, where
+    it starts (`starts` lines, `offsets` bytes), how many values it counts (`sizes`) and its
+    checked row: `values` (column by column), `lines`, `counts`, `numbers`, `templates`,
+    `backs`, `own` (bytes: 1 where the entry names its template) and `rows`. `head` is the
+    mapping before `cards:`, `header` the lines of everything but the entries, `deep` the
+    lines kept inside entries ([entry, rest of the location, line]), `nodes` the file's count of
+    values and `column` its list's dash column."""
 
     source: bytes
     head: dict
     header: list
     column: int
-    starts: list
-    offsets: list
-    sizes: list
     nodes: int
     values: list
-    table: dict
+    templates: list
+    backs: list
+    own: bytes
     deep: list
+    starts: array
+    offsets: array
+    sizes: array
+    lines: array
+    counts: array
+    numbers: array
+    rows: array
 
 
 @dataclass
@@ -85,7 +94,9 @@ class Fresh:
 
 
 class Kept:
-    """Where memos are kept (out/.cache/decks) and the code they are good for."""
+    """Where memos are kept (out/.cache/decks) and the code they are good for. A memo is one
+    file: a line with the digest of the rest and the length of its JSON part, the JSON part,
+    then the file's bytes and each array of NUMBERS, read straight into their own objects."""
 
     def __init__(self, folder: Path, code: str):
         self.folder, self.code = folder, code
@@ -95,20 +106,28 @@ class Kept:
         return self.folder / (hashlib.sha256(real.encode("utf-8", "surrogatepass")).hexdigest()[:32] + ".deck"), real
 
     def recall(self, path: Path) -> Memo | None:
-        """The memo of the deck file at `path`, or None (none kept, unreadable, or another code's)."""
+        """The memo of the deck file at `path`, or None (none kept, unreadable, damaged, or
+        another code's)."""
         entry, real = self._entry(path)
         try:
-            kept_blob = entry.read_bytes()
-            blob = kept_blob[64:]
-            if hashlib.sha256(blob).hexdigest().encode() != kept_blob[:64]:
-                return None        # (damaged: a bad disk, a copy cut short, a hand edit)
-            cut = blob.index(b"\0")
-            kept = json.loads(blob[:cut])
-            if kept.pop("format") != FORMAT or kept.pop("code") != self.code or kept.pop("path") != real:
-                return None
+            with open(entry, "rb") as f:
+                digest, size = f.readline(100).split()
+                check = hashlib.sha256(text := f.read(int(size)))
+                kept = json.loads(text)
+                if kept.pop("format") != FORMAT or kept.pop("code") != self.code or kept.pop("path") != real \
+                        or kept.pop("itemsize") != array("l").itemsize:
+                    return None
+                parts = {}
+                for name in ("source", "own", *NUMBERS):
+                    parts[name] = f.read(kept.pop(name))
+                    check.update(parts[name])
+                if check.hexdigest().encode() != digest or f.read(1):
+                    return None        # (damaged: a bad disk, a copy cut short, a hand edit)
             kept["header"] = [(tuple(loc), line) for loc, line in kept["header"]]
             kept["deep"] = [(i, tuple(rest), line) for i, rest, line in kept["deep"]]
-            memo = Memo(source=blob[cut + 1:], **kept)
+            for name in NUMBERS:
+                parts[name] = array("l", parts[name])
+            memo = Memo(**kept, **parts)
             return memo if _sound(memo) else None
         except (OSError, ValueError, TypeError, KeyError, AttributeError, OverflowError):
             return None
@@ -116,15 +135,18 @@ class Kept:
     def keep(self, path: Path, memo: Memo) -> None:
         """Keep `memo` for the deck file at `path`; a folder that cannot be written is no error."""
         entry, real = self._entry(path)
-        state = {"format": FORMAT, "code": self.code, "path": real, "head": memo.head,
-                 "header": memo.header, "column": memo.column, "starts": memo.starts, "offsets": memo.offsets,
-                 "sizes": memo.sizes, "nodes": memo.nodes, "values": memo.values, "table": memo.table,
-                 "deep": memo.deep}
+        parts = [memo.source, memo.own, *(memoryview(getattr(memo, name)).cast("B") for name in NUMBERS)]
+        state = {"format": FORMAT, "code": self.code, "path": real, "itemsize": array("l").itemsize,
+                 "head": memo.head, "header": memo.header, "column": memo.column, "nodes": memo.nodes,
+                 "values": memo.values, "templates": memo.templates, "backs": memo.backs, "deep": memo.deep,
+                 **{name: len(part) for name, part in zip(("source", "own", *NUMBERS), parts)}}
         try:
             text = json.dumps(state, ensure_ascii=True, separators=(",", ":")).encode()
+            check = hashlib.sha256(text)
+            for part in parts:
+                check.update(part)
             entry.parent.mkdir(parents=True, exist_ok=True)
-            blob = text + b"\0" + memo.source
-            files.write_atomically(entry, hashlib.sha256(blob).hexdigest().encode() + blob)
+            files.write_atomically(entry, [check.hexdigest().encode() + b" %d\n" % len(text), text, *parts])
         except (OSError, ValueError, TypeError, InputError):
             pass
 
@@ -134,19 +156,23 @@ def _sound(memo: Memo) -> bool:
     ValueError where not), so that nothing a hand edit made of it reaches the build. (Its
     digest tells damage; like the page cache, it is not proof against a forged one.)"""
     n = len(memo.starts)
-    table = memo.table
-    if not n or set(table) != set(COLUMNS) or type(memo.head) is not dict or type(memo.values) is not list:
+    columns = [memo.values, memo.templates, memo.backs, memo.header, memo.deep]
+    if not n or type(memo.head) is not dict or not all(type(c) is list for c in columns):
         return False
-    if not all(type(c) is list and len(c) == n for c in [memo.offsets, memo.sizes, *memo.values, *table.values()]):
+    if not all(len(c) == n for c in [memo.own, memo.templates, memo.backs, *memo.values,
+                                     *(getattr(memo, name) for name in NUMBERS)]):
         return False
-    for column in (memo.starts, memo.offsets, memo.sizes, table["lines"], table["counts"], table["numbers"],
-                   table["rows"]):
-        array("q", column)                            # (whole numbers only)
-    bytes(table["own"])
-    "".join(table["templates"]) + "".join(b for b in table["backs"] if b is not None)
-    array("q", [memo.column, memo.nodes, *(line for _, line in memo.header), *(i for i, _, _ in memo.deep),
+    if not all(type(c) is list for c in memo.values):
+        return False
+    "".join(memo.templates) + "".join(b for b in memo.backs if b is not None)
+    array("l", [memo.column, memo.nodes, *(line for _, line in memo.header), *(i for i, _, _ in memo.deep),
                 *(line for _, _, line in memo.deep)])
-    return all(type(loc) is tuple for loc, _ in memo.header) and all(type(rest) is tuple for _, rest, _ in memo.deep)
+    if not all(type(loc) is tuple for loc, _ in memo.header) or not all(type(rest) is tuple for _, rest, _ in memo.deep):
+        return False
+    strings: dict = {}           # (a text many entries repeat is kept once, as a whole read keeps it)
+    for column in memo.values:
+        column[:] = [strings.setdefault(v, v) if v.__class__ is str else v for v in column]
+    return True
 
 
 def starts_at(data: bytes, starts: list, column: int, first_line: int = 1, base: int = 0) -> tuple | None:
