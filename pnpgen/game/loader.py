@@ -549,15 +549,21 @@ def _read_again(src: GameSource, path: Path, shown, kept: reread.Kept, data: byt
     doc.lines = {loc: line for loc, line in doc.lines.items()
                  if len(loc) <= 2 or loc[0] != "cards" or loc[-1] == "number"}
     if edit.fragment is not None:
-        after = last + 1
-        starts = memo.starts[:first] + array("l", fresh.starts) + array(
-            "l", (s + edit.lines for s in memo.starts[after:]))
-        offsets = memo.offsets[:first] + array("l", fresh.offsets) + array(
-            "l", (o + edit.shift for o in memo.offsets[after:]))
-        sizes = memo.sizes[:first] + array("l", fresh.sizes) + memo.sizes[after:]
-        kept.keep(path, _memo(data, memo.column, starts, offsets, sizes, nodes, entries, doc))
+        _keep_edited(kept, path, data, memo, edit, fresh, nodes, entries, doc)
     deck = entries.deck.model_copy(update={"cards": []})
     return DeckSource(path.stem, path, doc, deck, deck.card_size or src.game.card_size, entries.cards)
+
+
+def _keep_edited(kept: reread.Kept, path: Path, data: bytes, memo: reread.Memo, edit: reread.Edit,
+                 fresh: reread.Fresh, nodes: int, entries: _Entries, doc) -> None:
+    """Keep the memo of the deck file read again in part: the old one's entries before and
+    after the edit (those after moved), the fragment's between."""
+    first, after = edit.first, edit.last + 1
+    starts = memo.starts[:first] + array("l", fresh.starts) + array("l", (s + edit.lines for s in memo.starts[after:]))
+    offsets = memo.offsets[:first] + array("l", fresh.offsets) + array(
+        "l", (o + edit.shift for o in memo.offsets[after:]))
+    sizes = memo.sizes[:first] + array("l", fresh.sizes) + memo.sizes[after:]
+    kept.keep(path, _memo(data, memo.column, starts, offsets, sizes, nodes, entries, doc))
 
 
 def _take_kept(entries: _Entries, doc, memo: reread.Memo, lo: int, hi: int, moved: int, lines: int) -> None:

@@ -167,7 +167,9 @@ def _sound(memo: Memo) -> bool:
     "".join(memo.templates) + "".join(b for b in memo.backs if b is not None)
     array("l", [memo.column, memo.nodes, *(line for _, line in memo.header), *(i for i, _, _ in memo.deep),
                 *(line for _, _, line in memo.deep)])
-    if not all(type(loc) is tuple for loc, _ in memo.header) or not all(type(rest) is tuple for _, rest, _ in memo.deep):
+    if not all(type(loc) is tuple for loc, _ in memo.header):
+        return False
+    if not all(type(rest) is tuple for _, rest, _ in memo.deep):
         return False
     strings: dict = {}           # (a text many entries repeat is kept once, as a whole read keeps it)
     for column in memo.values:
