@@ -222,3 +222,23 @@ def test_an_edit_with_a_line_break_other_than_newline_is_read_whole(game, brk):
     assert part == whole
     if whole[0] == "game":
         assert whole[1][0][2][9] > 0      # (entry 9 has a line of its own, after the edited one)
+
+
+def test_a_build_keeps_one_memo_a_long_deck_and_drops_those_of_decks_gone(game, monkeypatch):
+    root, deck = game
+    monkeypatch.setattr(reread, "MIN_BYTES", 1000)
+    assert len(deck_text(3)) < 1000 < len(deck.read_text())
+    project = Project(root)
+    other = root / "out" / ".cache" / "decks" / "other-game" / "0123.deck"
+    other.parent.mkdir(parents=True)
+    other.write_bytes(b"another game's memo")
+    build_game(project, "game", Options(out=root / "out", workers=1))
+    memos = root / "out" / ".cache" / "decks" / "game"
+    (first,) = memos.glob("*.deck")
+    deck.rename(deck.with_name("renamed.yaml"))
+    build_game(project, "game", Options(out=root / "out", workers=1))
+    (second,) = memos.glob("*.deck")
+    assert second.name != first.name and other.is_file()
+    (deck.with_name("renamed.yaml")).write_text(deck_text(3))      # too short for a memo now
+    build_game(project, "game", Options(out=root / "out", workers=1))
+    assert list(memos.glob("*.deck")) == [] and other.is_file()

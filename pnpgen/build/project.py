@@ -33,8 +33,9 @@ def games(project: Project) -> list[str]:
 def load(project: Project, game_id: str, out: Path | None = None) -> GameSource:
     """The game `game_id`, read and checked; with `out` (a build's output folder, its build
     cache in use), a long deck file is read again in part after an edit, from the memo the
-    last build kept in out/.cache/decks (game/reread.py)."""
-    kept = reread.Kept(out / ".cache" / "decks", code_digest()) if out is not None else None
+    last build kept in out/.cache/decks/<game> (game/reread.py)."""
+    kept = reread.Kept(out / ".cache" / "decks" / game_id, code_digest()) if out is not None and \
+        is_plain_name(game_id) else None
     return load_game(project.cards, project.templates, game_id, kept)
 
 

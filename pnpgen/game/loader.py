@@ -275,6 +275,8 @@ def _load_decks_and_boards(src: GameSource, problems: list[Problem], kept: rerea
             src.decks.append(_load_deck(src, path, kept))
         except InputError as exc:
             problems += exc.problems
+    if kept is not None:
+        kept.prune()
     for path in _file_paths(src, "boards", problems, required=False):
         try:
             doc = yamlsrc.load(path, _shown(path))

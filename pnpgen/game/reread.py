@@ -3,16 +3,16 @@ taken as the last build checked them, and only those around the edit are parsed 
 
 After a build reads a deck file of at least MIN_BYTES whole (its cards a block list, last in
 the file; no anchor, alias, merge or directive anywhere; only \n or \r\n line breaks), it
-keeps a memo under out/.cache/decks: the file's bytes, where each card entry starts (its line
-and byte, at the list's dash column) and the checked entries, column by column, behind a
-digest of it all (a memo that fails it is not used). The next build compares the file with the
-memo's bytes: the text they share at the start and at the end is unchanged, so only the entries
-overlapping the rest, with one more on each side, are parsed again, as a document of their own
-(`cards:` over those lines), and checked; the entries before them keep their lines, those
-after move by the lines the edit added or removed. Anything else (an edit above the first
-card, a fragment that does not read as entries of the same list, a problem in an entry, a memo
-made by other code) is answered by reading the file whole, so the result and every message are
-those of a whole read."""
+keeps a memo under out/.cache/decks/<game>: the file's bytes, where each card entry starts
+(its line and byte, at the list's dash column) and the checked entries, column by column,
+behind a digest of it all (a memo that fails it is not used). The next build compares the file
+with the memo's bytes: the text they share at the start and at the end is unchanged, so only
+the entries overlapping the rest, with one more on each side, are parsed again, as a document
+of their own (`cards:` over those lines), and checked; the entries before them keep their
+lines, those after move by the lines the edit added or removed. Anything else (an edit above
+the first card, a fragment that does not read as entries of the same list, a problem in an
+entry, a memo made by other code) is answered by reading the file whole, so the result and
+every message are those of a whole read."""
 
 from __future__ import annotations
 
@@ -94,16 +94,30 @@ class Fresh:
 
 
 class Kept:
-    """Where memos are kept (out/.cache/decks) and the code they are good for. A memo is one
-    file: a line with the digest of the rest and the length of its JSON part, the JSON part,
-    then the file's bytes and each array of NUMBERS, read straight into their own objects."""
+    """Where a game's memos are kept (out/.cache/decks/<game>) and the code they are good
+    for. A memo is one file: a line with the digest of the rest and the length of its JSON
+    part, the JSON part, then the file's bytes and each array of NUMBERS, each read straight
+    into its own object."""
 
     def __init__(self, folder: Path, code: str):
         self.folder, self.code = folder, code
+        self.asked: set[str] = set()      # the memos this load asked for or kept
 
     def _entry(self, path: Path) -> tuple[Path, str]:
         real = str(path.resolve())
-        return self.folder / (hashlib.sha256(real.encode("utf-8", "surrogatepass")).hexdigest()[:32] + ".deck"), real
+        entry = self.folder / (hashlib.sha256(real.encode("utf-8", "surrogatepass")).hexdigest()[:32] + ".deck")
+        self.asked.add(entry.name)
+        return entry, real
+
+    def prune(self) -> None:
+        """Remove the memos of the folder (one game's) that this load did not ask for: of deck
+        files gone, renamed or now too short."""
+        try:
+            stale = [entry for entry in self.folder.glob("*.deck") if entry.name not in self.asked]
+        except OSError:
+            return
+        for entry in stale:
+            files.remove_quietly(entry)
 
     def recall(self, path: Path) -> Memo | None:
         """The memo of the deck file at `path`, or None (none kept, unreadable, damaged, or
