@@ -491,7 +491,7 @@ def _long_file(path: Path) -> bytes | None:
 def _keep(kept: reread.Kept, path: Path, data: bytes, spans: yamlsrc.Spans, entries: _Entries, doc) -> None:
     """Keep a memo of a deck file read whole, when it is one reread can read again in part:
     its cards a block list of plain entries, no anchor, alias, merge or directive (%), and
-    only \n or \r\n line breaks."""
+    only \\n or \\r\\n line breaks."""
     if not spans.plain or spans.column < 0 or not spans.starts or entries.head is None:
         return
     found = reread.starts_at(data, spans.starts, spans.column)

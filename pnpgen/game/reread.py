@@ -2,7 +2,7 @@
 taken as the last build checked them, and only those around the edit are parsed again.
 
 After a build reads a deck file of at least MIN_BYTES whole (its cards a block list, last in
-the file; no anchor, alias, merge or directive anywhere; only \n or \r\n line breaks), it
+the file; no anchor, alias, merge or directive anywhere; only \\n or \\r\\n line breaks), it
 keeps a memo under out/.cache/decks/<game>: the file's bytes, where each card entry starts
 (its line and byte, at the list's dash column) and the checked entries, column by column,
 behind a digest of it all (a memo that fails it is not used). The next build compares the file
@@ -224,12 +224,12 @@ def _dash(data: bytes, at: int, column: int, alone: bool) -> bool:
 
 
 _OTHER_BREAKS = (b"\xc2\x85", b"\xe2\x80\xa8", b"\xe2\x80\xa9")
-"""Line breaks YAML knows besides \n and \r\n (NEL, LS, PS): text with one of them, or with a
-lone \r, is read whole (this module counts lines by \n, as libyaml then would not)."""
+"""Line breaks YAML knows besides \\n and \\r\\n (NEL, LS, PS): text with one of them, or with a
+lone \\r, is read whole (this module counts lines by \\n, as libyaml then would not)."""
 
 
 def plain_breaks(data: bytes) -> bool:
-    """Whether every line break in `data` is \n or \r\n."""
+    """Whether every line break in `data` is \\n or \\r\\n."""
     return (b"\r" not in data or b"\r" not in data.replace(b"\r\n", b"")) and \
         not any(b in data for b in _OTHER_BREAKS)
 
