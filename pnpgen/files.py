@@ -24,6 +24,20 @@ def shown(path: Path | str) -> str:
         return str(path)
 
 
+def as_written(path: Path) -> str:
+    """`path` as written (links not followed), relative to the working folder when inside it."""
+    here = Path.cwd()
+    try:
+        return str(Path(os.path.abspath(path)).relative_to(here))
+    except ValueError:
+        pass
+    try:
+        return str(path.resolve().relative_to(here.resolve()))
+    except (ValueError, OSError, RuntimeError):
+        return str(path)
+
+
+
 TEMP = re.compile(r"^\..+\.(?P<pid>\d{1,10})-[a-z0-9_]{8}(\.[^.]+)?" + re.escape(PART) + "$")
 """The name temp_beside gives: `.` + the target's stem + `.` + the writing process's id + `-` +
 mkstemp's eight random characters + the target's suffix + PART."""

@@ -14,7 +14,8 @@ from pypdf import PdfReader
 from pnpgen.build import BoardResult, DeckResult, Options, Project, RulebookResult, build_game, load, plan_game
 from pnpgen.export.faces import BoardFaces, DeckFaces, deck_faces
 from pnpgen.game.expand import assign_numbers, expand
-from pnpgen.game.loader import BoardSource, CardTable, DeckSource
+from pnpgen.game.cards import CardTable, DeckSource
+from pnpgen.game.loader import BoardSource
 from pnpgen.layout.layouter import Layouter
 
 from .clirun import pnpgen

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from pydantic import ValidationError
 
 from pnpgen.schema import json_schemas
-from pnpgen.game import loader
+from pnpgen.game import deckfile
 from pnpgen.sources import yamlsrc
 from pnpgen.build import Project, games, load
 from pnpgen.cli import main
@@ -43,7 +43,7 @@ def pnpgen_accepts(kind: str, data) -> bool:
         if kind == "deck":
             doc = yamlsrc.Doc(Path("deck.yaml"), data)
             for i, raw in enumerate(parsed.cards):
-                loader._card(parsed, doc, i, raw)
+                deckfile._card(parsed, doc, i, raw)
     except (ValidationError, InputError):
         return False
     return True

@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 
 from ..errors import InputError, Notice, Problem
 from ..game.expand import PrintCard, PrintCards, assign_numbers, expand, looks
-from ..game.loader import BoardSource, DeckSource, GameSource, confined
+from ..game.cards import DeckSource
+from ..game.loader import BoardSource, GameSource, confined
 from ..layout.boards import board_card
 from ..layout.context import Expressions
 from ..layout.layouter import Layouter, icon_forms

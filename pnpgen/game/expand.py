@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from itertools import accumulate
 
 from ..errors import InputError, Problem
-from .loader import CardData, DeckSource, GameSource
+from .cards import CardData, DeckSource
+from .loader import GameSource
 
 
 @dataclass(slots=True)

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from ..errors import InputError
 from ..game.expand import PrintCard
-from ..game.loader import BoardSource, CardData
+from ..game.cards import CardData
+from ..game.loader import BoardSource
 
 
 def board_fields(board: BoardSource, seed: int | None = None) -> dict:

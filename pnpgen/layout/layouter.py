@@ -52,7 +52,7 @@ VARIABLES = (
 
 
 class Component(Protocol):
-    """What the layouter needs of what it draws: a deck (game.loader.DeckSource) or a board
+    """What the layouter needs of what it draws: a deck (game.cards.DeckSource) or a board
     (BoardSource), each a component of its own kind."""
 
     kind: str                    # "deck" or "board"

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from ..errors import did_you_mean
 from ..game.expand import PrintCard
-from ..game.loader import DeckSource, GameSource
+from ..game.cards import DeckSource
+from ..game.loader import GameSource
 
 NAME_FIELDS = ("title", "name")
 """Fields a card is named by in a rulebook (else its code)."""
