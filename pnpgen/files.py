@@ -37,7 +37,6 @@ def as_written(path: Path) -> str:
         return str(path)
 
 
-
 TEMP = re.compile(r"^\..+\.(?P<pid>\d{1,10})-[a-z0-9_]{8}(\.[^.]+)?" + re.escape(PART) + "$")
 """The name temp_beside gives: `.` + the target's stem + `.` + the writing process's id + `-` +
 mkstemp's eight random characters + the target's suffix + PART."""

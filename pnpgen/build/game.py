@@ -26,7 +26,7 @@ from .sharing import Sharing, share_game
 
 def build_game(project: Project, game_id: str, options: Options) -> list[Result]:
     """Build every deck of one game. Raises InputError before writing if the input is bad."""
-    return build_loaded(load(project, game_id, options.out if options.cache else None), options)
+    return build_loaded(load(project, game_id, options), options)
 
 
 def build_loaded(game: GameSource, options: Options) -> list[Result]:

@@ -9,6 +9,7 @@ from ..errors import InputError
 from ..game import reread
 from ..game.loader import GameSource, discover, is_plain_name, load_game
 from .inputs import code_digest
+from .options import Options
 
 
 @dataclass
@@ -30,12 +31,13 @@ def games(project: Project) -> list[str]:
     return discover(project.cards)
 
 
-def load(project: Project, game_id: str, out: Path | None = None) -> GameSource:
-    """The game `game_id`, read and checked; with `out` (a build's output folder, its build
-    cache in use), a long deck file is read again in part after an edit, from the memo the
-    last build kept in out/.cache/decks/<game> (game/reread.py)."""
-    kept = reread.Kept(out / ".cache" / "decks" / game_id, code_digest()) if out is not None and \
-        is_plain_name(game_id) else None
+def load(project: Project, game_id: str, options: Options | None = None) -> GameSource:
+    """The game `game_id`, read and checked; for a build that uses its cache (`options`), a
+    long deck file is read again in part after an edit, from the memo the last build kept in
+    <out>/.cache/decks/<game> (game/reread.py)."""
+    kept = None
+    if options is not None and options.cache and is_plain_name(game_id):
+        kept = reread.Kept(options.out / ".cache" / "decks" / game_id, code_digest())
     return load_game(project.cards, project.templates, game_id, kept)
 
 

@@ -97,7 +97,7 @@ def summary(say: Say, game: str, results: list, outdir: Path) -> None:
 def _build_one(project: Project, name: str, options: Options, check: bool, say: Say) -> str:
     """Check one game's rules, then build it (printing violations and warnings): "built" or
     "broken" (rule errors; not built)."""
-    source = load(project, name, options.out if options.cache else None)
+    source = load(project, name, options)
     if check and has_rules(source):
         from ..rules.ruleset import check_game     # (only now: a game without rules starts faster)
         report = check_game(source)

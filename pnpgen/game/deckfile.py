@@ -74,12 +74,21 @@ def load_deck(src: GameSource, path: Path, kept: reread.Kept | None = None) -> D
                                 f"the deck holds {entries.total} cards; the limit is {MAX_CARDS} per deck"))
     if problems:
         raise InputError(problems)
-    # from here on only the lines of entries (kept in an array) and of pinned numbers are
-    # asked for: drop what is left of the others (a list field's items)
-    doc.lines = {loc: line for loc, line in doc.lines.items()
-                 if len(loc) <= 2 or loc[0] != "cards" or loc[-1] == "number"}
+    _keep_entry_lines(doc)
     if stream.spans is not None:
         _keep(kept, path, data, stream.spans, entries, doc)
+    return _deck_source(src, path, doc, deck, cards)
+
+
+def _keep_entry_lines(doc: yamlsrc.Doc) -> None:
+    """From here on only the lines of entries (kept in an array) and of pinned numbers are
+    asked for: drop what is left of the others (a list field's items)."""
+    doc.lines = {loc: line for loc, line in doc.lines.items()
+                 if len(loc) <= 2 or loc[0] != "cards" or loc[-1] == "number"}
+
+
+def _deck_source(src: GameSource, path: Path, doc: yamlsrc.Doc, deck: Deck, cards: CardTable) -> DeckSource:
+    """The deck file as loaded, its model without the entries (they live on in `cards`)."""
     deck = deck.model_copy(update={"cards": []})
     return DeckSource(path.stem, path, doc, deck, deck.card_size or src.game.card_size, cards)
 
@@ -153,12 +162,10 @@ def _read_again(src: GameSource, path: Path, shown, kept: reread.Kept, data: byt
     _take_kept(entries, doc, memo, last + 1, len(memo.starts), len(fresh.items) - (last + 1 - first), edit.lines)
     if entries.total > MAX_CARDS:
         return None
-    doc.lines = {loc: line for loc, line in doc.lines.items()
-                 if len(loc) <= 2 or loc[0] != "cards" or loc[-1] == "number"}
+    _keep_entry_lines(doc)
     if edit.fragment is not None:
         _keep_edited(kept, path, data, memo, edit, fresh, nodes, entries, doc)
-    deck = entries.deck.model_copy(update={"cards": []})
-    return DeckSource(path.stem, path, doc, deck, deck.card_size or src.game.card_size, entries.cards)
+    return _deck_source(src, path, doc, entries.deck, entries.cards)
 
 
 def _keep_edited(kept: reread.Kept, path: Path, data: bytes, memo: reread.Memo, edit: reread.Edit,

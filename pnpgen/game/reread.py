@@ -142,7 +142,10 @@ class Kept:
             for name in NUMBERS:
                 parts[name] = array("l", parts[name])
             memo = Memo(**kept, **parts)
-            return memo if _sound(memo) else None
+            if not _sound(memo):
+                return None
+            _share_texts(memo.values)
+            return memo
         except (OSError, ValueError, TypeError, KeyError, AttributeError, OverflowError):
             return None
 
@@ -183,12 +186,14 @@ def _sound(memo: Memo) -> bool:
                 *(line for _, _, line in memo.deep)])
     if not all(type(loc) is tuple for loc, _ in memo.header):
         return False
-    if not all(type(rest) is tuple for _, rest, _ in memo.deep):
-        return False
-    strings: dict = {}           # (a text many entries repeat is kept once, as a whole read keeps it)
-    for column in memo.values:
+    return all(type(rest) is tuple for _, rest, _ in memo.deep)
+
+
+def _share_texts(columns: list) -> None:
+    """A text many entries repeat kept once, as a whole read keeps it (yamlsrc)."""
+    strings: dict = {}
+    for column in columns:
         column[:] = [strings.setdefault(v, v) if v.__class__ is str else v for v in column]
-    return True
 
 
 def starts_at(data: bytes, starts: list, column: int, first_line: int = 1, base: int = 0) -> tuple | None:

@@ -284,12 +284,11 @@ class _Builder:
             spans.column = -1 if event.flow_style else event.start_mark.column
         i = 0
         while not self.loader.check_event(yaml.SequenceEndEvent):
-            if spans is None:
-                self.stream.take(self.doc, i, self.value(loc + (i,), shown), head)
-            else:
+            if spans is not None:
                 spans.starts.append(self.loader.peek_event().start_mark.line + 1)
                 before = self.count
-                self.stream.take(self.doc, i, self.value(loc + (i,), shown), head)
+            self.stream.take(self.doc, i, self.value(loc + (i,), shown), head)
+            if spans is not None:
                 spans.sizes.append(self.count - before)
             i += 1
         self.loader.get_event()
