@@ -20,7 +20,10 @@ LAZY = ["pypdf", "pypdfium2", "numpy", "colorspacious", "svglib", "lxml", "shape
         "pnpgen.maps", "pnpgen.rulebook.source", "pnpgen.sheets.custom_layout", "pnpgen.sheets.polypack",
         "PIL.PngImagePlugin", "PIL.JpegImagePlugin", "PIL.ImageCms",
         "pnpgen.sources.spreadsheet", "pnpgen.game.sheet_cards",     # (card sheets: .xlsx, .ods, .csv)
-        "multiprocessing"]      # (a deck of a few sheets is drawn without worker processes)
+        "multiprocessing",      # (a deck of a few sheets is drawn without worker processes)
+        # the elements a game of rectangles and text never draws (an element comes in when drawn)
+        *(f"pnpgen.elements.{name}" for name in ("circle", "grid", "group", "hexgrid", "image", "line", "polygon",
+                                                 "slots", "trails"))]
 NOT_AT_START = ["difflib"]
 """Imported only when a name is misspelt (click imports it too, to parse a short option such as -q)."""
 

@@ -6,7 +6,7 @@ that may be expressions evaluated for each card (`w: "{{ card.width - 2 * card.s
 from typing import Annotated, ClassVar
 
 from jinja2 import Undefined
-from pydantic import Field, ValidationError, WrapValidator, model_validator
+from pydantic import ConfigDict, Field, ValidationError, WrapValidator, model_validator
 from pydantic_core import PydanticCustomError
 
 from ..errors import LayoutError
@@ -72,6 +72,8 @@ def _held_expressions(value) -> list[NumberExpression]:
 
 class Element(Schema):
     """Base of the element vocabulary. Positions are mm from the trim box's top-left."""
+
+    model_config = ConfigDict(defer_build=True)     # (made when first used: see elements.OneElement)
 
     when: str | None = None
     """A Jinja2 condition over the card's fields; the element is drawn only when it is true,

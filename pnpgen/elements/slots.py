@@ -16,12 +16,13 @@ they sit on the tile's own hexagon, on anything else on the rectangle."""
 
 import math
 from functools import cached_property
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from jinja2 import meta
 from pydantic import Field, model_validator
 
 from .. import expr, ops
+from . import OneElement
 from ..errors import LayoutError
 from .base import Coord, Element, has_expr, number
 
@@ -66,7 +67,7 @@ class Slots(Element):
     facing: Literal["out", "in"] = "out"
     """out: each value is read by someone beyond its edge (its foot towards the edge);
     in: read from the card's centre (its top towards the edge)."""
-    draw: list["ElementEntry"] | None = None  # noqa: F821 - resolved by pnpgen.elements
+    draw: list[Annotated[Any, OneElement()]] | None = None
     """What to draw at each slot, in a frame whose (0, 0) is the slot's centre and whose
     up points away from the value's reader; names `value`, `slot` and `index` are set.
     Default: the value as text, in `font`, `size` and `color`."""
@@ -174,11 +175,11 @@ class Slots(Element):
     def _drawn(self) -> list:
         if self.draw is not None:
             return self.draw
-        from . import ElementEntry  # the default: the value as text, centred on the slot
+        from . import one_element     # the default: the value as text, centred on the slot
         box = self.size * 25.4 / 72 * 2
-        return [ElementEntry(text={"x": -box, "y": -box / 2, "w": 2 * box, "h": box, "text": "{{ value }}",
-                                   "font": self.font, "size": self.size, "color": self.color,
-                                   "align": "center", "valign": "middle", "wrap": False})]
+        return [one_element({"text": {"x": -box, "y": -box / 2, "w": 2 * box, "h": box, "text": "{{ value }}",
+                                      "font": self.font, "size": self.size, "color": self.color,
+                                      "align": "center", "valign": "middle", "wrap": False}})]
 
     # --- drawing ----------------------------------------------------------------------------
     def ops(self, ctx):

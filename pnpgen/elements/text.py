@@ -2,7 +2,7 @@
 (`:attack:` draws the game's `attack` icon at the text's size) and auto-shrink: when the
 text does not fit at `size`, the largest size down to `min_size` that fits is used."""
 
-from __future__ import annotations
+# (no "from __future__ import annotations" where models are made: see sources.validation.Schema)
 
 import re
 from typing import Literal

@@ -53,7 +53,7 @@ def check_template(game: GameSource, deck: Component, template: TemplateSource, 
     for i, entry in enumerate(template.template.elements):
         el = entry.element
         line = template.doc.line(("elements", i))
-        if entry.text is not None and not common and not el.has_numeric_expressions() and not _inside(footprint(el), width, height, safe):
+        if entry.kind == "text" and not common and not el.has_numeric_expressions() and not _inside(footprint(el), width, height, safe):
             notices.append(Notice(template.doc.path, line,
                                   f"elements[{i}]: text box reaches into the outer {safe:g} mm of the card, where a cut "
                                   "that lands a little off can clip it; keep it inside the safe zone"))

@@ -25,6 +25,7 @@ from . import kinds, reference
 from ..rules import ruleset
 from ..sheets import custom_layout
 from ..rules.checks import CHECKS
+from .. import elements
 from ..elements import ELEMENTS
 from ..elements.base import EXPRESSION_ALLOWED
 
@@ -164,7 +165,7 @@ class _Generator(GenerateJsonSchema):
         summary = _one(out.get("description") or reference.summary(cls) or inspect.getdoc(cls) or "")
         if summary:
             out["description"] = summary
-        if cls is models.ElementEntry:
+        if cls is elements.ElementEntry:
             out["oneOf"] = _exactly_one({name: [name] for name in ELEMENTS})
         elif cls is ruleset.Rule:
             out["oneOf"] = _exactly_one({name: [name] for name in CHECKS})

@@ -16,7 +16,7 @@ from pydantic import BaseModel
 from pydantic_core import PydanticUndefined
 
 from ..sheets import custom_layout
-from ..elements import ELEMENTS
+from ..elements import ELEMENTS, OneElement
 from ..elements.base import EXPRESSION_ALLOWED
 from ..layout.layouter import VARIABLES
 from . import kinds, limits, sizes
@@ -39,6 +39,8 @@ def type_name(annotation) -> str:
     if origin is typing.Literal:
         return " or ".join(repr(a) if isinstance(a, str) else str(a).lower() for a in args)
     if origin is typing.Annotated:
+        if any(isinstance(m, OneElement) for m in annotation.__metadata__):
+            return "element"
         if EXPRESSION_ALLOWED in annotation.__metadata__:
             return type_name(args[0]) + " or expression"
         return SIZE if args and args[0] == tuple[float, float] else type_name(args[0])
