@@ -22,7 +22,7 @@ from .faces import deck_faces
 from .formats import FORMATS
 from .job import Job
 from .progress import faces_to_draw
-from .raster import RENDERED
+from .raster import RENDERED, one_pool
 from .tts import checked_url_base
 
 MAX_DPI = 1200
@@ -69,7 +69,8 @@ def export_game(game: GameSource, fmt: str, out: Path, dpi: float = 300, bleed: 
     try:
         if rendered is not None:
             RENDERED.set(_running_count(rendered, faces_to_draw(job)))
-        notes = FORMATS[fmt].write(job)
+        with one_pool(workers):
+            notes = FORMATS[fmt].write(job)
         count = sum(1 for p in work.rglob("*") if p.is_file())
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)

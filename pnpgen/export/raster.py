@@ -4,6 +4,7 @@ pdfium (pypdfium2) at exactly the pixel size asked for, pages shared out over wo
 
 from __future__ import annotations
 
+import contextlib
 import os
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextvars import ContextVar
@@ -22,6 +23,37 @@ RENDERED: ContextVar[Callable[[int], None] | None] = ContextVar("rendered", defa
 """Told how many more pages are rendered as each batch is done (an export's progress line)."""
 
 
+class _Pool:
+    """Worker processes for rendering, started when first needed and kept for what follows."""
+
+    def __init__(self, workers: int):
+        self.workers = workers
+        self.executor: ProcessPoolExecutor | None = None
+
+    def get(self) -> ProcessPoolExecutor:
+        if self.executor is None:
+            self.executor = ProcessPoolExecutor(max_workers=self.workers)
+        return self.executor
+
+
+_POOL: ContextVar[_Pool | None] = ContextVar("render_pool", default=None)
+
+
+@contextlib.contextmanager
+def one_pool(workers: int | None = None):
+    """Render everything inside with one set of worker processes, started when first needed:
+    an export renders sheet after sheet, and starting workers for each (forking the whole
+    process) took longer than rendering a small sheet."""
+    pool = _Pool(workers or min(os.cpu_count() or 1, 8))
+    token = _POOL.set(pool)
+    try:
+        yield
+    finally:
+        _POOL.reset(token)
+        if pool.executor is not None:
+            pool.executor.shutdown(wait=True, cancel_futures=True)
+
+
 def render_faces(deck: DeckFaces, faces: list[Face], paths: list[Path], sizes: list[tuple[int, int]],
                  bleed_mm: float, dpi: float, work: Path, workers: int | None, alpha: bool = False) -> None:
     """Draw `faces` one to a page with `bleed_mm` round each, then render face i to paths[i]
@@ -38,8 +70,10 @@ def render_pages(pdf: Path | str, jobs: list[tuple[int, tuple[int, int], Path]],
                  workers: int | None = None, alpha: bool = False, passing: bool = False) -> None:
     """Render page i of `pdf` to a PNG of exactly (w, h) pixels at path, for each job; with
     `alpha`, what the page leaves undrawn is transparent (round tokens). `passing` files are
-    read back at once and removed (tiles of a sheet): stored uncompressed, which is quicker."""
-    workers = workers or min(os.cpu_count() or 1, 8)
+    read back at once and removed (tiles of a sheet): they are raw pixels (PPM), not PNGs,
+    some 20 times quicker to write and read."""
+    shared = _POOL.get()
+    workers = shared.workers if shared is not None else workers or min(os.cpu_count() or 1, 8)
     told = RENDERED.get() or (lambda pages: None)
     if len(jobs) < PARALLEL_FROM or workers < 2:
         for start in range(0, len(jobs), BATCH):
@@ -47,7 +81,8 @@ def render_pages(pdf: Path | str, jobs: list[tuple[int, tuple[int, int], Path]],
             told(len(jobs[start:start + BATCH]))
         return
     size = max(1, min(BATCH, -(-len(jobs) // workers)))
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with contextlib.ExitStack() as own:
+        pool = shared.get() if shared is not None else own.enter_context(ProcessPoolExecutor(max_workers=workers))
         batches = {pool.submit(_render, str(pdf), jobs[i:i + size], dpi, alpha, passing): len(jobs[i:i + size])
                    for i in range(0, len(jobs), size)}
         for done in as_completed(batches):
@@ -71,8 +106,11 @@ def _render(pdf: str, jobs, dpi: float, alpha: bool = False, passing: bool = Fal
                 image = page.render(scale=w / pw, may_draw_forms=False).to_pil().convert("RGB")
             if image.size != (w, h):
                 image = image.resize((w, h))
-            tmp = Path(path).with_suffix(".png.part")
-            image.save(tmp, format="PNG", dpi=(dpi, dpi), **({"compress_level": 0} if passing else {}))
+            tmp = Path(f"{path}.part")
+            if passing:
+                image.save(tmp, format="PPM")
+            else:
+                image.save(tmp, format="PNG", dpi=(dpi, dpi))
             os.replace(tmp, path)
             page.close()
     finally:

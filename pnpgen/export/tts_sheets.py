@@ -93,7 +93,7 @@ def write_sheet(deck: DeckFaces, faces: list[Face | None], cols: int, rows: int,
     white (a card with no back on a sheet of backs, the hidden slot, the slots after the last card)."""
     tiles.mkdir(parents=True, exist_ok=True)
     drawn = [(slot, face) for slot, face in enumerate(faces) if face is not None]
-    names = [tiles / f"{slot}.png" for slot, _ in drawn]
+    names = [tiles / f"{slot}.ppm" for slot, _ in drawn]
     if drawn:
         pdf = tiles / "faces.pdf"
         write_pages(pdf, [face for _, face in drawn], deck, 0.0, deck.name)
