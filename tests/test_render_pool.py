@@ -33,7 +33,9 @@ def test_one_pool_renders_every_sheet_with_the_same_workers(tmp_path, monkeypatc
     colours = [(i * 9 % 256, 200 - i * 5, 40) for i in range(raster.PARALLEL_FROM + 2)]
     pdf = tmp_path / "pages.pdf"
     _pages(pdf, colours)
-    jobs = lambda folder, suffix: [(i, (50 + i, 70), tmp_path / folder / f"{i}.{suffix}") for i in range(len(colours))]
+
+    def jobs(folder, suffix):
+        return [(i, (50 + i, 70), tmp_path / folder / f"{i}.{suffix}") for i in range(len(colours))]
     for folder in ("a", "b", "c"):
         (tmp_path / folder).mkdir()
     raster.render_pages(pdf, jobs("a", "png"), 72, workers=2)          # alone: workers of its own

@@ -5,7 +5,7 @@ Each module of this package except `base` is one element: its file name is the Y
 and its `ELEMENT` the model class. Adding an element is adding a file.
 
 An element's module is imported, and its model made, when a template first draws it (a game
-of rectangles and text makes those two models, not the twelve: some 40 ms of every start-up).
+of rectangles and text makes those two models, not all eleven: some 40 ms of every start-up).
 ElementEntry, the model of an entry with every key, is made only for the reference and the
 JSON Schemas, and for an entry that is not one known key with a value (for its messages)."""
 
@@ -16,6 +16,7 @@ import sys
 from collections.abc import Mapping
 from contextvars import ContextVar
 from functools import lru_cache
+from typing import Annotated, Any
 
 from pydantic import Field, create_model, model_validator
 from pydantic_core import core_schema
@@ -61,8 +62,11 @@ class _Entry(Schema):
 
     @property
     def element(self):
-        """The element the entry holds."""
-        return getattr(self, self.kind)
+        """The element the entry holds (read for every element of every card drawn)."""
+        for k in type(self).model_fields:
+            value = getattr(self, k)
+            if value is not None:
+                return value
 
     @property
     def kind(self) -> str:
@@ -80,9 +84,9 @@ def _entry_of(*names: str) -> type:
     """The entry model with a key for each element of `names`: with one, what checks an entry
     of that element; with all, ElementEntry. Named so that pickle finds it here."""
     model_name = "ElementEntry" if names == NAMES else f"ElementEntry_{names[0]}"
+    keys = {name: ELEMENTS[name] for name in names}
     model = create_model(model_name, __base__=_Entry, __module__=__name__,
-                         **{name: (ELEMENTS[name] | None, Field(None, description=_summary(ELEMENTS[name])))
-                            for name in names})
+                         **{name: (cls | None, Field(None, description=_summary(cls))) for name, cls in keys.items()})
     globals()[model_name] = model
     return model
 
@@ -130,3 +134,7 @@ class OneElement:
             return handler(core_schema.definitions_schema(ref, [entry]))
         finally:
             _IN_ENTRY.reset(making)
+
+
+Entries = list[Annotated[Any, OneElement()]]
+"""The type of an `elements:` list (a template's, a vector icon's, a group's and slots' draw:)."""

@@ -9,10 +9,9 @@ through (a faded badge made of several shapes, a watermark of art and text)."""
 # (no "from __future__ import annotations" where models are made: see sources.validation.Schema)
 
 import math
-from typing import Annotated, Any
 
 from .. import ops
-from . import OneElement
+from . import Entries
 from .base import Coord, Element, Opacity, number
 
 
@@ -30,7 +29,7 @@ class Group(Element):
     one on top hides what it overlaps, as at 1), then the group lets 1 - opacity of what lies
     under it show through; it multiplies its elements' own opacities. In PDF/X-1a output (no
     transparency) the face it is on is flattened (see `build --pdfx`)."""
-    draw: list[Annotated[Any, OneElement()]]
+    draw: Entries
     """The elements, placed in the group's own millimetres (y down)."""
 
     def expressions_with_names(self):

@@ -16,14 +16,14 @@ they sit on the tile's own hexagon, on anything else on the rectangle."""
 
 import math
 from functools import cached_property
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
 from jinja2 import meta
-from pydantic import Field, model_validator
+from pydantic import model_validator
 
 from .. import expr, ops
-from . import OneElement
 from ..errors import LayoutError
+from . import Entries
 from .base import Coord, Element, has_expr, number
 
 RECT = {"n": 90, "ne": 45, "e": 0, "se": -45, "s": -90, "sw": -135, "w": 180, "nw": 135}
@@ -67,7 +67,7 @@ class Slots(Element):
     facing: Literal["out", "in"] = "out"
     """out: each value is read by someone beyond its edge (its foot towards the edge);
     in: read from the card's centre (its top towards the edge)."""
-    draw: list[Annotated[Any, OneElement()]] | None = None
+    draw: Entries | None = None
     """What to draw at each slot, in a frame whose (0, 0) is the slot's centre and whose
     up points away from the value's reader; names `value`, `slot` and `index` are set.
     Default: the value as text, in `font`, `size` and `color`."""

@@ -13,7 +13,7 @@ from pydantic import (AfterValidator, ConfigDict, Discriminator, Field, Tag, Wit
 from reportlab.lib.colors import Color, toColor
 
 from .. import presets
-from ..elements import OneElement
+from ..elements import Entries
 from ..elements.base import Point
 from ..sources.validation import Schema, Size
 from .outline import POLYGONAL
@@ -121,7 +121,7 @@ class Template(Schema):
     code: CodeMark | Literal[False] = CodeMark()
     """Where the card code is printed, or false to leave it off (a unique back prints it
     too; a common back never does)."""
-    elements: list[Annotated[Any, OneElement()]] = Field(min_length=1, max_length=500)
+    elements: Entries = Field(min_length=1, max_length=500)
     """What to draw, bottom to top."""
 
     @model_validator(mode="after")
@@ -156,7 +156,7 @@ class Icon(Schema):
     SVG comes out as a silhouette."""
     size: Size | None = None
     """Design box of a vector icon, mm [w, h]; elements are placed in it."""
-    elements: list[Annotated[Any, OneElement()]] | None = None
+    elements: Entries | None = None
     """Shapes drawing a vector icon in its design box."""
 
     @model_validator(mode="after")
