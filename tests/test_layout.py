@@ -150,7 +150,7 @@ def test_text_outside_the_safe_zone_is_a_warning(tmp_path):
                         '  - text: {x: 1, y: 5, w: 53.5, h: 10, text: "FIXED", size: 10}')
     make_game(tmp_path, GAME, DECK, {"face": face})
     game = load(Project(tmp_path), "mini")
-    warnings = check_template(game, game.decks[0], game.templates["face"], Expressions().env, common=False)
+    warnings = check_template(game, game.decks[0], game.templates["face"], Expressions(), common=False)
     # the moved box, and the rotated title whose 40 mm runs past the bottom edge
     assert [str(w).split("templates/mini/")[1][:24] for w in warnings] == [
         "face.yaml:5: elements[2]", "face.yaml:7: elements[4]"]

@@ -15,12 +15,12 @@ out from the same inputs and prints the same."""
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import marshal
 import os
 import sys
 from pathlib import Path
 
-import jinja2
 import PIL
 import pydantic
 import reportlab
@@ -44,7 +44,8 @@ def code_digest() -> str:
     """pnpgen's code and presets, where it is installed (each file known by its path, size and
     modification time, as the game folder's files are: installing or editing one writes it
     anew), and the versions of pnpgen, Python and the libraries that read, lay out and draw:
-    another version lays every page out anew."""
+    another version lays every page out anew. (Jinja2 is known by its package's first file,
+    as pnpgen's files are, so that a game that never loads it is not made to load it here.)"""
     global _CODE
     if _CODE is None:
         _CODE = package_digest(Path(__file__).resolve().parent.parent, sorted(set(fonts.BUILTIN.values())))
@@ -53,8 +54,9 @@ def code_digest() -> str:
 
 def package_digest(package: Path, fonts_used: list[Path]) -> str:
     """code_digest of the package at `package`, with its built-in fonts `fonts_used`."""
+    jinja2 = importlib.util.find_spec("jinja2")
     h = hashlib.sha256(f"{FORMAT}:{package}:{__version__}:{sys.version}:{reportlab.Version}:"
-                       f"{jinja2.__version__}:{PIL.__version__}:{pydantic.VERSION}".encode())
+                       f"{_stat(Path(jinja2.origin))}:{PIL.__version__}:{pydantic.VERSION}".encode())
     for path in sorted(package.rglob("*.py")) + sorted((package / "presets").rglob("*.yaml")) + fonts_used:
         h.update(_stat(path).encode())
     return h.hexdigest()

@@ -112,7 +112,7 @@ def plan_game(game: GameSource, options: Options | None = None) -> GamePlan:
         card = board_card(board, options.seed)
         layouter = Layouter(game, board, resources, exprs)
         for name in filter(None, (board.board.template, board.board.back)):
-            layouter.warnings += check_template(game, board, game.templates[name], exprs.env, common=False)
+            layouter.warnings += check_template(game, board, game.templates[name], exprs, common=False)
         plan.boards.append(BoardPlan(board, layouter, card))
     first = next((p.layouter for p in [*plan.decks, *plan.boards]), None)
     if first is not None:   # what the game's icons leave out: said once, with the first component
@@ -136,9 +136,9 @@ def _lint_deck(game: GameSource, deck: DeckSource, layouter: Layouter, cards, ex
     kinds = looks(cards)
     used = {front for front, _, _ in kinds} | {back for _, back, unique in kinds if back and unique}
     for name in sorted(used):
-        layouter.warnings += check_template(game, deck, game.templates[name], exprs.env, common=False)
+        layouter.warnings += check_template(game, deck, game.templates[name], exprs, common=False)
     if deck.deck.back and not deck.deck.back.per_card:
-        layouter.warnings += check_template(game, deck, game.templates[deck.deck.back.template], exprs.env,
+        layouter.warnings += check_template(game, deck, game.templates[deck.deck.back.template], exprs,
                                             common=True)
 
 

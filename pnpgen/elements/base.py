@@ -5,11 +5,11 @@ that may be expressions evaluated for each card (`w: "{{ card.width - 2 * card.s
 
 from typing import Annotated, ClassVar
 
-from jinja2 import Undefined
 from pydantic import ConfigDict, Field, ValidationError, WrapValidator, model_validator
 from pydantic_core import PydanticCustomError
 
 from ..errors import LayoutError
+from ..expr import jinja
 from ..ops import Paint
 from ..sources.validation import Schema
 
@@ -151,7 +151,7 @@ def _evaluated(value, key: str, ctx):
     """A key's value with each numeric expression in it replaced by the number it gives."""
     if isinstance(value, NumberExpression):
         found = ctx.value(value)
-        if isinstance(found, Undefined):
+        if isinstance(found, jinja.Undefined):
             raise LayoutError(f"{key}: {str(value)!r}: {found._undefined_message}")
         if isinstance(found, str) and not has_expr(found):
             try:

@@ -18,10 +18,10 @@ import math
 from functools import cached_property
 from typing import Any, Literal
 
-from jinja2 import meta
 from pydantic import model_validator
 
 from .. import expr, ops
+from ..expr import jinja
 from ..errors import LayoutError
 from . import Entries
 from .base import Coord, Element, has_expr, number
@@ -167,7 +167,7 @@ class Slots(Element):
         env = expr.environment()
         for entry in self._drawn:
             for src, _, _ in entry.element.expressions_with_names():
-                if meta.find_undeclared_variables(env.parse(src)) - set(LOCAL):
+                if jinja.meta.find_undeclared_variables(env.parse(src)) - set(LOCAL):
                     return False
         return True
 

@@ -6,15 +6,22 @@ from __future__ import annotations
 
 import re
 
-from jinja2 import UndefinedError
-
 from .. import expr
 from ..elements.base import has_expr
+from ..expr import jinja
 from . import svg
 from .resources import Resources
 
 _SIMPLE = re.compile(r"^\{\{\s*(?!(?:true|false|none|True|False|None)\s*\}\})([A-Za-z_][A-Za-z0-9_]*)\s*\}\}$")
 """'{{ name }}', looked up without Jinja (true, false and none are Jinja's constants, not names)."""
+
+
+def plain_name(value: str) -> str | None:
+    """The name in a template string that is just '{{ name }}', or None."""
+    simple = _SIMPLE.match(value)
+    return simple.group(1) if simple else None
+
+
 _SINGLE = re.compile(r"^\{\{(?!.*\{\{)(.*)\}\}$", re.S)
 
 
@@ -29,24 +36,28 @@ class Expressions:
     """Each template string compiled once, evaluated against any card's names. The
     environment has no per-game state, so compiled strings are shared by every game and
     every build in the process: a preview that reloads a game on each save compiles only
-    the strings that are new."""
+    the strings that are new. A '{{ name }}' is looked up without Jinja, which is loaded
+    (with the environment) only for the first string that needs it."""
 
     def __init__(self):
-        global _ENV
-        if _ENV is None:
-            _ENV = expr.environment()
-        self.env = _ENV
         if len(_COMPILED) + len(_CONDITIONS) + len(_NATIVES) > _MAX_COMPILED:
             for cache in (_COMPILED, _CONDITIONS, _NATIVES):
                 cache.clear()
         self._compiled, self._conditions, self._natives = _COMPILED, _CONDITIONS, _NATIVES
 
+    @property
+    def env(self):
+        """The sandboxed Jinja environment (expr.environment), made when first asked for."""
+        global _ENV
+        if _ENV is None:
+            _ENV = expr.environment()
+        return _ENV
+
     def _compile(self, value: str):
         tpl = self._compiled.get(value)
         if tpl is None:
-            simple = _SIMPLE.match(value)
             # '{{ name }}' is most of what templates say: look it up without a Jinja render
-            tpl = self._compiled[value] = simple.group(1) if simple else self.env.from_string(value)
+            tpl = self._compiled[value] = plain_name(value) or self.env.from_string(value)
         return tpl
 
     def lookup(self, value: str, names: dict):
@@ -58,7 +69,7 @@ class Expressions:
         try:
             return names[tpl]
         except KeyError:
-            raise UndefinedError(f"'{tpl}' is undefined") from None
+            raise jinja.UndefinedError(f"'{tpl}' is undefined") from None
 
     def native(self, value: str, names: dict):
         """The value of a string that is one expression, '{{ ... }}', as the object it

@@ -14,13 +14,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from jinja2 import TemplateError, UndefinedError
-
 from .. import fonts, ops
 from . import svg
 from .context import Context, Expressions
 from .nearmiss import draws_art, face_misses
 from ..errors import InputError, LayoutError, Notice
+from ..expr import jinja
 from ..game.expand import PrintCard
 from ..game.loader import GameSource, TemplateSource
 from .resources import Resources
@@ -99,7 +98,7 @@ def icon_forms(game: GameSource, res: Resources, exprs: Expressions) -> dict[str
                 box = icon.size
                 ctx = Context(res, exprs, {}, box, 0.0, {})
                 body = [op for entry in icon.elements for op in entry.element.draw_ops(ctx)]
-        except (LayoutError, TemplateError) as exc:
+        except (LayoutError, jinja.TemplateError) as exc:
             raise InputError.at(game.doc.path, game.doc.line(("icons", name)), f"icons.{name}: {exc}") from None
         forms[ICON + name] = ops.FormDef(box, tuple(body), bleed=False)
     return forms
@@ -196,7 +195,7 @@ class Layouter:
                 try:
                     if not ctx.condition(el.when):
                         continue
-                except (TemplateError, TypeError, ValueError, ArithmeticError) as exc:
+                except (jinja.TemplateError, TypeError, ValueError, ArithmeticError) as exc:
                     raise self._locate(tpl, i, card, f"when: {el.when!r}: {getattr(exc, 'message', None) or exc}")
             body = drawn[i] = self._element_ops(ctx, tpl, i, el, card)
             art = art or draws_art(body)
@@ -208,7 +207,7 @@ class Layouter:
                 yield "code", [self._code_mark(ctx, tpl.template.code, card.code)]
             except LayoutError as exc:
                 raise InputError.at(tpl.doc.path, tpl.doc.line(("code",)), f"code: {exc}") from None
-            except (TemplateError, TypeError, ValueError, ArithmeticError) as exc:    # as an element's are
+            except (jinja.TemplateError, TypeError, ValueError, ArithmeticError) as exc:    # as an element's are
                 raise InputError.at(tpl.doc.path, tpl.doc.line(("code",)),
                                     f"code: cannot evaluate: {getattr(exc, 'message', None) or exc}") from None
 
@@ -260,9 +259,9 @@ class Layouter:
             result = el.draw_ops(ctx)
         except LayoutError as exc:
             raise self._locate(tpl, i, card, str(exc))
-        except UndefinedError as exc:
+        except jinja.UndefinedError as exc:
             raise self._locate(tpl, i, card, f"{exc.message}; check the field names in the template")
-        except (TemplateError, TypeError, ValueError, ArithmeticError) as exc:
+        except (jinja.TemplateError, TypeError, ValueError, ArithmeticError) as exc:
             raise self._locate(tpl, i, card, f"cannot evaluate: {getattr(exc, 'message', None) or exc}")
         if ctx.notes:
             for message, strict in ctx.notes:

@@ -7,12 +7,13 @@ import functools
 import math
 from typing import TYPE_CHECKING
 
-from jinja2 import TemplateError, meta
-
 from ..errors import InputError, Notice, did_you_mean
+from ..expr import jinja
 from ..game.loader import GameSource, TemplateSource
+from .context import plain_name
 
 if TYPE_CHECKING:
+    from .context import Expressions
     from .layouter import Component
 
 BUILTIN_NAMES = {"card", "game", "deck", "colors"}
@@ -37,16 +38,16 @@ def _inside(box, width, height, inset) -> bool:
 @functools.lru_cache(maxsize=8192)
 def _undeclared(env, src: str) -> frozenset:
     """The names an expression uses; parsed once per process (a preview re-checks on every save)."""
-    return frozenset(meta.find_undeclared_variables(env.parse(src)))
+    return frozenset(jinja.meta.find_undeclared_variables(env.parse(src)))
 
 
-def check_template(game: GameSource, deck: Component, template: TemplateSource, env, common: bool,
-                   extra_names=()) -> list[Notice]:
+def check_template(game: GameSource, deck: Component, template: TemplateSource, exprs: Expressions,
+                   common: bool, extra_names=()) -> list[Notice]:
     """Raise InputError for a bad or unknown name in any expression; return warnings. A
     common back may use only game, deck, colors and card; other templates also the fields of
-    `deck` (a layouter's Component: a deck or a board) and `extra_names`, e.g. a slot's names."""
-    allowed = BUILTIN_NAMES if common else set(deck.field_names) | BUILTIN_NAMES
-    allowed = allowed | set(env.globals) | set(extra_names)
+    `deck` (a layouter's Component: a deck or a board) and `extra_names`, e.g. a slot's names.
+    A '{{ name }}' of one of those names is fine without parsing it (or loading Jinja)."""
+    known = (BUILTIN_NAMES if common else set(deck.field_names) | BUILTIN_NAMES) | set(extra_names)
     width, height = template.template.size or deck.size   # a packed deck's cards differ in size
     safe = deck.safe if deck.safe is not None else game.game.safe
     notices = []
@@ -58,9 +59,12 @@ def check_template(game: GameSource, deck: Component, template: TemplateSource, 
                                   f"elements[{i}]: text box reaches into the outer {safe:g} mm of the card, where a cut "
                                   "that lands a little off can clip it; keep it inside the safe zone"))
         for src, shown, local in el.expressions_with_names():
+            if plain_name(src) in known.union(local) - {"not"}:
+                continue      # (Jinja reads it as that name, or as none at all: self, a global)
+            allowed = known | set(exprs.env.globals)
             try:
-                names = _undeclared(env, src)
-            except TemplateError as exc:
+                names = _undeclared(exprs.env, src)
+            except jinja.TemplateError as exc:
                 raise InputError.at(template.doc.path, line,
                                     f"elements[{i}]: bad expression {shown!r}: {exc.message}") from None
             for name in sorted(names - allowed - set(local)):
@@ -68,7 +72,7 @@ def check_template(game: GameSource, deck: Component, template: TemplateSource, 
                     hint = ("; a common back is drawn once for every card, so it cannot use card "
                             "fields: set per_card: true on the deck's back")
                 else:
-                    hint = did_you_mean(name, (allowed | set(local)) - set(env.globals)) + \
+                    hint = did_you_mean(name, (allowed | set(local)) - set(exprs.env.globals)) + \
                         f"; the {deck.kind} '{deck.id}' declares: {', '.join(deck.field_names) or 'no fields'}"
                 raise InputError.at(template.doc.path, line,
                                     f"elements[{i}]: undefined name '{name}' in {shown!r}{hint}")
