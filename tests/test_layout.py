@@ -7,6 +7,7 @@ import pytest
 
 from pnpgen import fonts, ops
 from pnpgen.build import Project, load
+from pnpgen.errors import InputError
 from pnpgen.game.expand import assign_numbers, expand
 from pnpgen.layout.context import Expressions
 from pnpgen.layout.layouter import Layouter
@@ -217,7 +218,6 @@ def test_slots_on_the_six_edges_of_a_hexagon(tmp_path):
 
 
 def test_too_many_values_for_the_slots_is_located(tmp_path):
-    from pnpgen.errors import InputError
     with pytest.raises(InputError, match=r"face.yaml:4: elements\[0\]: 8 values for 4 slots .*card MIN-001"):
         _slot_groups(tmp_path, '{at: corners, values: "{{ values }}"}')
 
@@ -273,3 +273,26 @@ def test_one_line_texts_are_placed_as_the_general_path_places_them(tmp_path, mon
     general = [repr(e._layout(content, ctx, [])) for e, content in elements]
     assert short == general
     assert 100 < sum(taken) < len(taken) - 100      # both ways were taken, many times
+
+
+@pytest.mark.parametrize("said, refused", [
+    ("title", None), ("card", None), ("self", None), ("range", None), ("lipsum", None), ("true", None),
+    ("not", "bad expression '{{ not }}'"),            # (a field named 'not' cannot be said so)
+    ("titel", "undefined name 'titel' in '{{ titel }}' (did you mean 'title'?)"),
+])
+def test_a_plain_name_is_checked_as_jinja_would_check_it(tmp_path, said, refused):
+    """'{{ name }}' of a name the template may use is passed without parsing; every other
+    plain name gets Jinja's answer: a global or `self` is fine, `not` is no expression."""
+    deck = DECK.replace("  body: {}\n", "  body: {}\n  not: {}\n  range: {}\n")
+    make_game(tmp_path, GAME, deck, {"face": "size: poker\nelements:\n"
+                                             f"  - text: {{x: 5, y: 5, w: 50, h: 9, text: '{{{{ {said} }}}}'}}\n"})
+    game = load(Project(tmp_path), "mini")
+
+    def check():
+        return check_template(game, game.decks[0], game.templates["face"], Expressions(), common=False)
+    if refused is None:
+        assert check() == []
+    else:
+        with pytest.raises(InputError) as raised:
+            check()
+        assert refused in str(raised.value) and "face.yaml:3" in str(raised.value)
