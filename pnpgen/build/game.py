@@ -123,7 +123,7 @@ def _build_components(plan: GamePlan, outdir: Path, options: Options, cache: Pag
         refuse_if_strict(r.warnings, options)
         results.append(r)
     if options.rulebook:
-        staged.adopt(build_rulebook(plan, outdir, options, results))
+        staged.adopt(build_rulebook(plan, outdir, options, results, cache))
     return sharing
 
 

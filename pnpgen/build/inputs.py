@@ -56,13 +56,14 @@ def package_digest(package: Path, fonts_used: list[Path]) -> str:
     """code_digest of the package at `package`, with its built-in fonts `fonts_used`."""
     jinja2 = importlib.util.find_spec("jinja2")
     h = hashlib.sha256(f"{FORMAT}:{package}:{__version__}:{sys.version}:{reportlab.Version}:"
-                       f"{_stat(Path(jinja2.origin))}:{PIL.__version__}:{pydantic.VERSION}".encode())
+                       f"{stat_text(Path(jinja2.origin))}:{PIL.__version__}:{pydantic.VERSION}".encode())
     for path in sorted(package.rglob("*.py")) + sorted((package / "presets").rglob("*.yaml")) + fonts_used:
-        h.update(_stat(path).encode())
+        h.update(stat_text(path).encode())
     return h.hexdigest()
 
 
-def _stat(path: Path) -> str:
+def stat_text(path: Path) -> str:
+    """A file known by its path, size and modification time (`missing`: not there), as keys take it."""
     try:
         st = path.stat()
     except OSError:
@@ -90,7 +91,7 @@ def environment(game: GameSource, out: Path) -> str:
         for name in sorted(names):
             path = here / name
             if path not in skipped:
-                h.update(_stat(path).encode())
+                h.update(stat_text(path).encode())
     return h.hexdigest()
 
 

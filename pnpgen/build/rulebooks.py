@@ -8,6 +8,8 @@ from pathlib import Path
 from .. import files
 from ..errors import InputError, Notice
 from ..game.loader import GameSource
+from .cache import PageCache
+from .kept_rulebook import KeptRulebook, Told
 from .options import Options
 from .plan import GamePlan, has_rulebook, plan_game, refuse_if_strict
 from .results import RulebookResult
@@ -32,18 +34,45 @@ def check_rulebook(game: GameSource) -> bool:
     return check(game, components_of(plan), plan.deck_cards(), game.game.paper, kit(plan, printing(plan)))
 
 
-def build_rulebook(plan: GamePlan, outdir: Path, options: Options,
-                   results: list) -> list[tuple[str, Path]]:
+def build_rulebook(plan: GamePlan, outdir: Path, options: Options, results: list,
+                   cache: PageCache) -> list[tuple[str, Path]]:
     """The rulebook, with figures drawn by the same layouters as the sheets; returns the
-    temporary files to rename."""
-    game = plan.game
-    if not has_rulebook(game):
+    temporary files to rename (none when the rulebook in out/ is kept: kept_rulebook.py)."""
+    if not has_rulebook(plan.game):
         return []     # (checked before importing: the rulebook press is slow to load)
+    kept = KeptRulebook(plan, outdir, options, cache)
+    told, written = kept.unchanged(), []
+    if told is None:
+        typeset = _typeset(plan, outdir, options, results)
+        if typeset is None:
+            return []
+        told, written = typeset
+    try:
+        refuse_if_strict(told.warnings, options)
+    except InputError:
+        for tmp, _ in written:
+            files.remove_quietly(tmp)
+        raise
+    results.append(RulebookResult(outdir / "rulebook.pdf", told.pages, told.warnings))
+    kept.written(told, written)
+    files_of = told.files(outdir)
+    options.progress(f"  {'wrote' if written else 'kept'} {files_of[0]}: {told.pages} pages" +
+                     (f"; booklet {files_of[1]}: {told.sheets} sheets, print duplex flipped on the short "
+                      "edge, fold and staple" if told.sheets else "") +
+                     ("" if written else " (nothing it is made from changed)"))
+    return written
+
+
+def _typeset(plan: GamePlan, outdir: Path, options: Options, results: list) -> tuple[Told, list] | None:
+    """Typeset the rulebook (and its booklet) into temporary files: what it said and the
+    (temporary file, target) pairs; None when --no-check leaves out a rulebook that names
+    what the game lacks (its warnings are in `results` then)."""
     from reportlab.platypus.doctemplate import LayoutError as PlatypusError
 
     from ..rulebook.build import write_rulebook
     from ..rulebook.source import find
     from .printing import kit, printing
+    game = plan.game
     options.progress(f"{game.id}/rulebook ...")
     paper = options.paper or game.game.paper
     try:
@@ -55,21 +84,10 @@ def build_rulebook(plan: GamePlan, outdir: Path, options: Options,
         # --no-check: the decks are built; a rulebook that names what they lack is not
         results.append(RulebookResult(outdir / "rulebook.pdf", 0, [
             Notice(p.path, p.line, f"{p.message} (rulebook not written)") for p in exc.problems]))
-        return []
+        return None
     except PlatypusError as exc:
         raise InputError.at(game.rel(find(game.root)), None, f"a block of the rulebook cannot be laid out "
                             f"({str(exc).splitlines()[0][:200]}); split a long table or call-out") from None
     except OSError as exc:
         raise files.unwritable(outdir / "rulebook.pdf", exc) from None
-    rulebook = RulebookResult(result.path, result.pages, result.warnings)
-    try:
-        refuse_if_strict(rulebook.warnings, options)
-    except InputError:
-        for tmp, _ in written:
-            files.remove_quietly(tmp)
-        raise
-    results.append(rulebook)
-    options.progress(f"  wrote {result.path}: {result.pages} pages" +
-                     (f"; booklet {result.booklet}: {result.sheets} sheets, print duplex flipped on the short "
-                      "edge, fold and staple" if result.booklet else ""))
-    return written
+    return Told(result.pages, result.warnings, result.sheets if result.booklet else 0), written
