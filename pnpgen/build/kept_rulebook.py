@@ -13,11 +13,10 @@ the pages only when the whole build succeeds."""
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 
 from ..errors import Notice
@@ -106,7 +105,7 @@ def rulebook_key(plan: GamePlan, out: Path, options: Options) -> str:
     """The rulebook's key (see the module docstring)."""
     game = plan.game
     h = hashlib.sha256(b"rulebook\0" + environment(game, out).encode())
-    chosen = {f.name: getattr(options, f.name) for f in dataclasses.fields(options) if f.name not in NOT_IN_KEY}
+    chosen = {f.name: getattr(options, f.name) for f in fields(options) if f.name not in NOT_IN_KEY}
     layout = options.layout
     h.update(repr((sorted(chosen.items()), layout and (layout.name, layout.spec.model_dump_json()))).encode())
     root, out = game.root.resolve(), out.resolve()
