@@ -22,13 +22,14 @@ def components_of(plan: GamePlan):
                       {b.id: (b.layouter, b.card) for b in plan.boards}, plan.icons, plan.resources.converted)
 
 
-def check_rulebook(game: GameSource) -> bool:
+def check_rulebook(game: GameSource, plan: GamePlan | None = None) -> bool:
     """Run the game's rulebook source as far as a build would short of writing the PDF: its
-    expressions, its Markdown and every figure it names. Raises InputError on a broken
-    reference; returns whether the game has a rulebook."""
+    expressions, its Markdown and every figure it names (drawn by `plan`'s layouters: the
+    game planned with the default options, as `pnpgen check` has it). Raises InputError on a
+    broken reference; returns whether the game has a rulebook."""
     if not has_rulebook(game):
         return False
-    plan = plan_game(game, Options())
+    plan = plan or plan_game(game, Options())
     from ..rulebook.build import check
     from .printing import kit, printing
     return check(game, components_of(plan), plan.deck_cards(), game.game.paper, kit(plan, printing(plan)))

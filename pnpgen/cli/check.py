@@ -65,8 +65,8 @@ class GameReport(Report):
 def _report(project: Project, name: str) -> GameReport:
     source = load(project, name)
     report = check_game(source)
-    report.violations += _rulebook_violations(source)
-    plan = plan_game(source)
+    plan = plan_game(source)     # (once: the rulebook's figures and the print checks draw with it)
+    report.violations += _rulebook_violations(source, plan)
     return GameReport(report, check_faces(plan, printing(plan)))
 
 
@@ -100,11 +100,11 @@ def _show_text(reports: list[GameReport], say: Say, strict: bool, errors: int, w
             f"{errors} error{'s' if errors != 1 else ''}, {warnings} warning{'s' if warnings != 1 else ''}")
 
 
-def _rulebook_violations(source) -> list[Violation]:
+def _rulebook_violations(source, plan) -> list[Violation]:
     """A rulebook that names a card, deck or board the game lacks disagrees with the data:
     a rule error like any other, at its line (other bad input still stops the check)."""
     try:
-        check_rulebook(source)
+        check_rulebook(source, plan)
     except InputError as exc:
         mine = [p for p in exc.problems if str(p.path).endswith("rulebook.md")]
         if len(mine) != len(exc.problems):
