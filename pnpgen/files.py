@@ -106,6 +106,13 @@ def unwritable(path: Path | str, exc: OSError) -> InputError:
                          "output folder with --out, or make this one writable")
 
 
+def user_cache() -> Path:
+    """The folder where pnpgen keeps what it learns on this machine (font faces, the names
+    expressions use): $XDG_CACHE_HOME/pnpgen, or ~/.cache/pnpgen. Anything in it may be deleted."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "pnpgen"
+
+
 def temp_beside(target: Path) -> str:
     """A new empty temporary file in the target's folder (made if need be), named after it and
     this process: `.<stem>.<pid>-<random><suffix>.part`, so an interrupted write is recognisable

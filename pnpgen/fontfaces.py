@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import marshal
-import os
 from fnmatch import fnmatch
 from pathlib import Path
 from weakref import WeakKeyDictionary
@@ -34,8 +33,7 @@ _NOT_KEPT = ("_ttf_data", "_pdfScale", "filename")
 
 def folder() -> Path:
     """Where faces are kept: $XDG_CACHE_HOME/pnpgen/fonts, or ~/.cache/pnpgen/fonts."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "pnpgen" / "fonts"
+    return files.user_cache() / "fonts"
 
 
 def load_font(key: str, path: Path) -> TTFont:

@@ -21,7 +21,7 @@ from typing import Any, Literal
 from pydantic import model_validator
 
 from .. import expr, ops
-from ..expr import jinja
+from ..expr import names as expr_names
 from ..errors import LayoutError
 from . import Entries
 from .base import Coord, Element, has_expr, number
@@ -167,7 +167,7 @@ class Slots(Element):
         env = expr.environment()
         for entry in self._drawn:
             for src, _, _ in entry.element.expressions_with_names():
-                if jinja.meta.find_undeclared_variables(env.parse(src)) - set(LOCAL):
+                if expr_names.used(env, src) - set(LOCAL):
                     return False
         return True
 

@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-import functools
 import math
 from typing import TYPE_CHECKING
 
 from ..errors import InputError, Notice, did_you_mean
 from ..expr import jinja
+from ..expr import names as expr_names
 from ..game.loader import GameSource, TemplateSource
 from .context import plain_name
 
@@ -35,12 +35,6 @@ def _inside(box, width, height, inset) -> bool:
     return x0 >= inset - 1e-6 and y0 >= inset - 1e-6 and x1 <= width - inset + 1e-6 and y1 <= height - inset + 1e-6
 
 
-@functools.lru_cache(maxsize=8192)
-def _undeclared(env, src: str) -> frozenset:
-    """The names an expression uses; parsed once per process (a preview re-checks on every save)."""
-    return frozenset(jinja.meta.find_undeclared_variables(env.parse(src)))
-
-
 def check_template(game: GameSource, deck: Component, template: TemplateSource, exprs: Expressions,
                    common: bool, extra_names=()) -> list[Notice]:
     """Raise InputError for a bad or unknown name in any expression; return warnings. A
@@ -63,7 +57,7 @@ def check_template(game: GameSource, deck: Component, template: TemplateSource, 
                 continue      # (Jinja reads it as that name, or as none at all: self, a global)
             allowed = known | set(exprs.env.globals)
             try:
-                names = _undeclared(exprs.env, src)
+                names = expr_names.used(exprs.env, src)     # (kept on this machine: expr/names.py)
             except jinja.TemplateError as exc:
                 raise InputError.at(template.doc.path, line,
                                     f"elements[{i}]: bad expression {shown!r}: {exc.message}") from None

@@ -10,10 +10,11 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from jinja2 import TemplateError, meta
+from jinja2 import TemplateError
 from pydantic import Field, create_model, model_validator
 
 from .. import expr
+from ..expr import names as expr_names
 from ..sources import validation, yamlsrc
 from .checks import CHECKS
 from .checks.base import RuleCard
@@ -138,6 +139,7 @@ def check_game(game: GameSource) -> Report:
     violations = []
     for i, rule in enumerate(rules.rules):
         violations += RuleContext(game, doc, cards, i, rule).run()
+    expr_names.keep()
     return Report(game.id, len(rules.rules), violations)
 
 
@@ -196,7 +198,7 @@ class RuleContext:
         if cache_key not in self._compiled:
             key = key or self.rule.check
             try:
-                used = meta.find_undeclared_variables(_ENV.parse("{{ (%s) }}" % source))
+                used = expr_names.used(_ENV, "{{ (%s) }}" % source)
             except TemplateError as exc:
                 raise self.problem(f"bad expression {source!r}: {exc.message}", key)
             for name in sorted(used - names - set(_ENV.globals)):
