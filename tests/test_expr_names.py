@@ -71,6 +71,15 @@ def test_a_damaged_or_foreign_file_is_read_as_nothing_and_written_anew(fresh, co
     assert names._load(path) == {f"{' '.join(sorted(env.globals))}\0{{{{ title }}}}": ("title",)}
 
 
+def test_a_file_too_large_to_be_ours_is_not_read(fresh, monkeypatch):
+    env = expr.environment()
+    path = names._file()
+    path.parent.mkdir(parents=True)
+    path.write_bytes(marshal.dumps({f"{' '.join(sorted(env.globals))}\0{{{{ title }}}}": ("wrong",)}))
+    monkeypatch.setattr(names, "MAX_BYTES", path.stat().st_size - 1)
+    assert names.used(env, "{{ title }}") == {"title"}
+
+
 def test_a_cache_folder_that_cannot_be_written_is_no_error(fresh, tmp_path):
     (tmp_path / "cache").write_text("a file where the cache folder would be")
     env = expr.environment()

@@ -23,6 +23,8 @@ from . import jinja
 
 MAX_KEPT = 50_000
 """Expressions a machine keeps (past that, no more are added)."""
+MAX_BYTES = 32 << 20
+"""A larger file is not read (it is not one this module wrote: 50,000 expressions are far less)."""
 
 _kept: dict[str, tuple[str, ...]] | None = None
 """Each expression's names: read from the file when first needed, then added to."""
@@ -75,6 +77,8 @@ def _read() -> dict:
 def _load(path: Path) -> dict | None:
     """What the file at `path` keeps, or None (not there, unreadable, or not that shape)."""
     try:
+        if path.stat().st_size > MAX_BYTES:
+            return None
         kept = marshal.loads(path.read_bytes())
     except (OSError, EOFError, ValueError, TypeError):
         return None
