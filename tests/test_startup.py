@@ -89,6 +89,18 @@ def test_with_plugins_off_the_stand_in_answers_as_pydantic_does_and_metadata_sta
     assert "pydantic.plugin._schema_validator" in loaded and "importlib.metadata" not in loaded
 
 
+def test_a_rulebook_without_a_booklet_leaves_pypdf_out(tmp_path):
+    """The booklet's imposition reads and writes PDFs with pypdf; a rulebook alone never needs it."""
+    folder = make_game(tmp_path, GAME, DECK, {"card": CARD, "back": BACK})
+    (folder / "rulebook.md").write_text("# Play\n\nThe deck holds {{ decks.deck.count }} cards.\n")
+    code = ("import sys\nfrom pnpgen.cli.main import main\n"
+            f"try:\n    main(['--root', {str(tmp_path)!r}, 'build', '-q'])\nexcept SystemExit as exc:\n"
+            "    assert not exc.code, exc.code\n")
+    loaded = _imported_after(code)
+    assert "pnpgen.rulebook.document" in loaded and (tmp_path / "out" / "mini" / "rulebook.pdf").is_file()
+    assert "pypdf" not in loaded and "pnpgen.rulebook.booklet" not in loaded
+
+
 def test_a_plain_build_leaves_heavy_readers_out(tmp_path):
     make_game(tmp_path, GAME, DECK, {"card": CARD, "back": BACK})
     root = tmp_path

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from .. import files, presets
 from ..game.loader import GameSource
-from . import booklet, document, printing, source
+from . import document, printing, source
 from .facts import Facts
 from .figures import Components
 from .markdown import Story
@@ -76,6 +76,7 @@ def write_rulebook(game: GameSource, components: Components, printed: dict, pape
 
 def _write_booklet(game: GameSource, src, components: Components, paper: str, tmp: str, target: Path) -> int:
     """The rules typeset again on half sheets and imposed for folding; returns the sheets."""
+    from . import booklet       # (only now: it brings pypdf, which a rulebook without a booklet never needs)
     half = files.temp_beside(target.with_name("rulebook-half.pdf"))
     try:
         document.write(half, src, game.game.title, components, document.PageSpec.for_paper(HALF[paper]),
