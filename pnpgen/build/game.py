@@ -10,6 +10,7 @@ from pathlib import Path
 
 from .. import files
 from ..errors import InputError, Notice
+from ..expr.kept import keep_all
 from ..game.loader import GameSource
 from ..layout.imagestore import ImageStore
 from .cache import PageCache, prune_images
@@ -49,6 +50,7 @@ def build_planned(plan: GamePlan, options: Options) -> list[Result]:
         _build_all(plan, outdir, options, cache, book, results)
         if options.cache:
             prune_images(plan.resources.converted, options.out / ".cache" / "pages.sqlite", game.id)
+    keep_all()          # (what drawing compiled: expr/kept.py)
     return results
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from ..errors import InputError, Notice, Problem
-from ..expr import names as expr_names
+from ..expr.kept import keep_all
 from ..game.expand import PrintCard, PrintCards, assign_numbers, expand, looks
 from ..game.cards import DeckSource
 from ..game.loader import BoardSource, GameSource, confined
@@ -118,7 +118,7 @@ def plan_game(game: GameSource, options: Options | None = None) -> GamePlan:
     first = next((p.layouter for p in [*plan.decks, *plan.boards]), None)
     if first is not None:   # what the game's icons leave out: said once, with the first component
         first.warnings[:0] = resources.notices
-    expr_names.keep()       # (the names the templates' expressions use, found by the checks above)
+    keep_all()      # (the names the templates' expressions use, found by the checks above: expr/kept.py)
     return plan
 
 

@@ -21,12 +21,15 @@ from jinja2.utils import pass_context
 from markupsafe import Markup
 
 from . import guards
+from .kept import Kept
 from .budget import (CALL_STEPS, CHARS_PER_STEP, MAX_BITS, MAX_DEPTH, MAX_SIZE, built, charge, current, run, size_of,
                      too_big, too_deep, too_large_a_number, turns, will_build, will_read)
 from .compiler import (CHARGE_FILTER, LOOP_FILTER, MeteredCodeGenerator, check_nesting, meter, parser_line,
                        too_deep_for_python)
 from .compiler import too_deep as nested_too_deep
 
+GENERATED = Kept("generated", lambda source: isinstance(source, str))
+"""The Python source Jinja generated for each text (SafeEnvironment._code)."""
 _SIZED_METHODS = {"ljust", "rjust", "center", "zfill", "expandtabs"}
 """Text methods that pad to a width: refused (the center filter does it within limits)."""
 _TEXT_METHODS = {"join", "replace", "translate"}
@@ -76,6 +79,8 @@ class SafeEnvironment(ImmutableSandboxedEnvironment):
         compiler gives up first, if it does."""
         self._checked: tuple = (None, 1)
         """The tree parsed last and the line of its deepest node (not measured twice)."""
+        self._signature: str | None = None
+        """The names of its filters and tests, once asked for (`_language`)."""
 
     # --- running -------------------------------------------------------------------------
     def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 - Jinja's own signature
@@ -204,7 +209,43 @@ class SafeEnvironment(ImmutableSandboxedEnvironment):
     def compile(self, *args, **kwargs):
         return run(super().compile, *args, **kwargs)
 
+    def from_string(self, source, globals=None, template_class=None):
+        """As Jinja's, with the Python source generated for a text kept (see `_code`)."""
+        if not isinstance(source, str):
+            return super().from_string(source, globals, template_class)
+        code = self._code("template", source, lambda: source)
+        return (template_class or self.template_class).from_code(self, code, self.make_globals(globals), None)
+
     def compile_expression(self, source: str, undefined_to_none: bool = True) -> BudgetedExpression:
+        code = self._code("expression", source, lambda: self._expression_tree(source))
+        template = self.template_class.from_code(self, code, self.make_globals(None), None)
+        return BudgetedExpression(template, undefined_to_none)
+
+    def _code(self, kind: str, text: str, tree):
+        """The code of `text`: the Python source Jinja generates for it (from `tree()`: the text,
+        or its parsed tree), kept on this machine (kept.py) once it compiled, then compiled by
+        Python here. What the environment checks while compiling (names of filters and
+        tests) is part of the key."""
+        key = f"{kind}\0{self._language()}\0{text}"
+        generated = GENERATED.get(key)
+        fresh = generated is None
+        if fresh:
+            generated = self.compile(tree(), raw=True)     # (a syntax error is raised as Jinja raises it)
+        try:
+            code = run(self._compile, generated, "<template>")
+        except TemplateSyntaxError:     # (as Jinja's compile hands on one from Python's compiler)
+            self.handle_exception(source=text if kind == "template" else None)
+        if fresh:
+            GENERATED.put(key, generated)
+        return code
+
+    def _language(self) -> str:
+        if self._signature is None:
+            self._signature = " ".join([*sorted(self.filters), "|", *sorted(self.tests)])
+        return self._signature
+
+    def _expression_tree(self, source: str) -> nodes.Template:
+        """`source` parsed as one expression, assigned to `result`; raises a syntax error."""
         parser = Parser(self, source, state="variable")
         try:
             expr = parser.parse_expression()
@@ -215,8 +256,7 @@ class SafeEnvironment(ImmutableSandboxedEnvironment):
             self._syntax_error(nested_too_deep(parser_line(exc)), source)
         except TemplateSyntaxError as exc:
             self._syntax_error(exc, source)
-        body = [nodes.Assign(nodes.Name("result", "store"), expr, lineno=1)]
-        return BudgetedExpression(self.from_string(nodes.Template(body, lineno=1)), undefined_to_none)
+        return nodes.Template([nodes.Assign(nodes.Name("result", "store"), expr, lineno=1)], lineno=1)
 
     def _syntax_error(self, exc: TemplateSyntaxError, source: str):
         try:

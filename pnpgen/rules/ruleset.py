@@ -15,6 +15,7 @@ from pydantic import Field, create_model, model_validator
 
 from .. import expr
 from ..expr import names as expr_names
+from ..expr.kept import keep_all
 from ..sources import validation, yamlsrc
 from .checks import CHECKS
 from .checks.base import RuleCard
@@ -139,7 +140,7 @@ def check_game(game: GameSource) -> Report:
     violations = []
     for i, rule in enumerate(rules.rules):
         violations += RuleContext(game, doc, cards, i, rule).run()
-    expr_names.keep()
+    keep_all()      # (what the rules' expressions were found to use and compile to: expr/kept.py)
     return Report(game.id, len(rules.rules), violations)
 
 

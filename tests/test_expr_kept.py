@@ -1,0 +1,143 @@
+"""What the expression language works out about a text is kept on this machine
+(pnpgen/expr/kept.py): the names an expression uses (names.py) and the Python source Jinja
+generates for it (sandbox.py). What is kept is what Jinja gives, a later process takes it
+without parsing or generating, errors are raised as Jinja raises them and never kept, and a
+damaged, foreign, oversized or unwritable cache is no error."""
+
+from __future__ import annotations
+
+import marshal
+
+import pytest
+from jinja2 import TemplateSyntaxError, meta
+
+from pnpgen import expr
+from pnpgen.expr import kept, names, sandbox
+from pnpgen.expr.sandbox import SafeEnvironment
+
+SOURCES = ["{{ title }}", "{{ card.width - 2 * card.safe }}", "{% for x in range(n) %}{{ x ~ y }}{% endfor %}",
+           "{{ (kind == 'Hive') and count > 1 }}", "{{ range(2)|join(',') }}{{ self }}", "plain text"]
+LOOPS = "{% for i in range(9999) %}{% for j in range(9999) %}{% endfor %}{% endfor %}"   # (no output: the loops are metered)
+NAMES = {"title": "Hive", "card": {"width": 63.5, "safe": 3}, "n": 3, "y": "!", "kind": "Hive", "count": 2}
+
+
+@pytest.fixture
+def fresh(tmp_path, monkeypatch):
+    """The kept answers as a new process finds them (nothing read yet), the cache folder in
+    tmp_path; calling it starts such a process again. What this process had is put back after."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    before = [(store, store.values, store.added) for store in kept._STORES]
+
+    def restart():
+        for store in kept._STORES:
+            store.forget()
+    restart()
+    yield restart
+    for store, values, added in before:
+        store.values, store.added = values, added
+
+
+def _refuse(monkeypatch, *methods):
+    for method in methods:
+        monkeypatch.setattr(SafeEnvironment, method, lambda self, *a, **k: pytest.fail(f"{method} was called"))
+
+
+def test_names_are_jinjas_and_a_later_process_takes_them_without_parsing(fresh, monkeypatch):
+    env = expr.environment()
+    found = {s: names.used(env, s) for s in SOURCES}
+    assert found == {s: frozenset(meta.find_undeclared_variables(env.parse(s))) for s in SOURCES}
+    assert found["{{ title }}"] == {"title"} and found["{{ range(2)|join(',') }}{{ self }}"] == frozenset()
+    kept.keep_all()
+    fresh()
+    _refuse(monkeypatch, "parse", "_parse")
+    assert {s: names.used(expr.environment(), s) for s in SOURCES} == found
+    assert len(marshal.loads(names.KEPT.path().read_bytes())) == len(SOURCES)
+
+
+def test_generated_code_renders_the_same_in_a_later_process_without_parsing_or_generating(fresh, monkeypatch):
+    env = expr.environment()
+    rendered = {s: env.from_string(s).render(NAMES) for s in SOURCES}
+    value = env.compile_expression("count * 2 + card.safe")(**NAMES)
+    assert rendered["{{ title }}"] == "Hive" and rendered[SOURCES[2]] == "0!1!2!" and value == 7
+    env.from_string(LOOPS)
+    kept.keep_all()
+    fresh()
+    _refuse(monkeypatch, "_parse", "_generate")
+    later = expr.environment()
+    assert {s: later.from_string(s).render(NAMES) for s in SOURCES} == rendered
+    assert later.compile_expression("count * 2 + card.safe")(**NAMES) == value
+    with pytest.raises(expr.BudgetExceeded):      # the kept code is metered as the generated code was
+        later.from_string(LOOPS).render()
+
+
+@pytest.mark.parametrize("bad", ["{{ title | }}", "{% for x in y %}", "{{ x|shout }}"])
+def test_an_error_is_raised_as_jinja_raises_it_each_time_and_never_kept(fresh, bad):
+    shown = []
+    for _ in range(2):
+        with pytest.raises(TemplateSyntaxError) as raised:
+            expr.environment().from_string(bad)
+        shown.append((raised.value.message, str(raised.value), raised.value.lineno))
+    assert shown[0] == shown[1]
+    with pytest.raises(TemplateSyntaxError):
+        expr.environment().compile_expression(bad.strip("{} "))
+    kept.keep_all()
+    assert all(not store.values for store in kept._STORES)
+
+
+def test_an_environment_with_other_filters_or_globals_has_answers_of_its_own(fresh):
+    plain, more = expr.environment(), expr.environment()
+    more.globals["hexes"] = lambda: []
+    more.filters["shout"] = str.upper
+    assert names.used(plain, "{{ hexes }}") == {"hexes"} and names.used(more, "{{ hexes }}") == frozenset()
+    assert more.from_string("{{ 'a'|shout }}").render() == "A"
+    with pytest.raises(TemplateSyntaxError, match="No filter named 'shout'"):
+        plain.from_string("{{ 'a'|shout }}")
+
+
+@pytest.mark.parametrize("content", [b"", b"not marshal data", marshal.dumps([1, 2]),
+                                     marshal.dumps({"{{ x }}": ["x"]}), marshal.dumps({"{{ x }}": (1,)}),
+                                     marshal.dumps({"{{ x }}": "def root(): pass"} | {1: "x"})])
+def test_a_damaged_or_foreign_file_is_read_as_nothing_and_written_anew(fresh, content):
+    env = expr.environment()
+    for store in kept._STORES:
+        store.path().parent.mkdir(parents=True, exist_ok=True)
+        store.path().write_bytes(content)
+    assert names.used(env, "{{ title }}") == {"title"}
+    assert env.from_string("{{ title }}!").render(title="Hive") == "Hive!"
+    kept.keep_all()
+    fresh()
+    assert len(kept._load(names.KEPT.path(), names.KEPT.valid)) == 1
+    assert len(kept._load(sandbox.GENERATED.path(), sandbox.GENERATED.valid)) == 1
+
+
+def test_a_file_too_large_to_be_ours_is_not_read(fresh, monkeypatch):
+    env = expr.environment()
+    path = names.KEPT.path()
+    path.parent.mkdir(parents=True)
+    path.write_bytes(marshal.dumps({f"{' '.join(sorted(env.globals))}\0{{{{ title }}}}": ("wrong",)}))
+    assert names.used(env, "{{ title }}") == {"wrong"}       # (read, when small enough: the key is right)
+    fresh()
+    monkeypatch.setattr(kept, "MAX_BYTES", path.stat().st_size - 1)
+    assert names.used(env, "{{ title }}") == {"title"}
+
+
+def test_what_another_process_kept_meanwhile_is_kept_too(fresh):
+    env = expr.environment()
+    names.used(env, "{{ a }}")
+    kept.keep_all()
+    fresh()
+    names.used(env, "{{ b }}")          # (this process read the file: a)
+    other = {**kept._load(names.KEPT.path(), names.KEPT.valid), "elsewhere\0{{ c }}": ("c",)}
+    names.KEPT.path().write_bytes(marshal.dumps(other))
+    kept.keep_all()
+    assert {k.split("\0")[-1] for k in kept._load(names.KEPT.path(), names.KEPT.valid)} == \
+        {"{{ a }}", "{{ b }}", "{{ c }}"}
+
+
+def test_a_cache_folder_that_cannot_be_written_is_no_error(fresh, tmp_path):
+    (tmp_path / "cache").write_text("a file where the cache folder would be")
+    env = expr.environment()
+    assert names.used(env, "{{ title }}") == {"title"}
+    assert env.from_string("{{ title }}").render(title="x") == "x"
+    kept.keep_all()             # (nothing written, nothing raised)
+    assert names.used(env, "{{ title }}") == {"title"}
