@@ -134,6 +134,36 @@ def test_what_another_process_kept_meanwhile_is_kept_too(fresh):
         {"{{ a }}", "{{ b }}", "{{ c }}"}
 
 
+def test_a_long_text_is_not_kept_and_a_full_file_keeps_what_this_process_used(fresh, monkeypatch):
+    env = expr.environment()
+    names.used(env, "{{ a }}" + " " * kept.MAX_TEXT)       # (a rulebook's whole source: not kept)
+    names.used(env, "{{ b }}")
+    kept.keep_all()
+    assert [k.split("\0")[-1] for k in kept._load(names.KEPT.path(), names.KEPT.valid)] == ["{{ b }}"]
+    fresh()
+    names.used(env, "{{ c }}")
+    monkeypatch.setattr(kept, "MAX_WRITE", 10)               # (b and c together would be too large)
+    kept.keep_all()
+    assert [k.split("\0")[-1] for k in kept._load(names.KEPT.path(), names.KEPT.valid)] == ["{{ c }}"]
+
+
+def test_another_versions_file_not_written_for_a_month_is_removed(fresh):
+    import os
+    import time
+    folder = names.KEPT.path().parent
+    folder.mkdir(parents=True)
+    old, recent, other_kind = folder / "names-old.marshal", folder / "names-recent.marshal", folder / "fonts-old.marshal"
+    for path in (old, recent, other_kind):
+        path.write_bytes(marshal.dumps({}))
+    month = time.time() - (kept.STALE_DAYS + 1) * 86400
+    os.utime(old, (month, month))
+    os.utime(other_kind, (month, month))
+    names.used(expr.environment(), "{{ a }}")
+    kept.keep_all()
+    assert sorted(p.name for p in folder.iterdir()) == sorted([names.KEPT.path().name, "names-recent.marshal",
+                                                               "fonts-old.marshal"])
+
+
 def test_a_cache_folder_that_cannot_be_written_is_no_error(fresh, tmp_path):
     (tmp_path / "cache").write_text("a file where the cache folder would be")
     env = expr.environment()

@@ -24,8 +24,14 @@ from ..errors import InputError
 
 MAX_KEPT = 50_000
 """Texts a kind keeps (past that, no more are added)."""
-MAX_BYTES = 64 << 20
+MAX_TEXT = 4096
+"""A longer text is not kept (a rulebook's whole source: it changes with every edit)."""
+MAX_WRITE = 8 << 20
+"""A file that would be larger keeps only what this process used (old texts drop out)."""
+MAX_BYTES = 2 * MAX_WRITE
 """A larger file is not read (it is not one this module wrote)."""
+STALE_DAYS = 30
+"""Another version's file not written for this long is removed when this version's is written."""
 
 _STORES: list["Kept"] = []
 _version: str | None = None
@@ -39,18 +45,21 @@ class Kept:
         self.valid = valid        # (value) -> bool: what a value of this kind must be
         self.values: dict | None = None
         self.added = 0
+        self.used: set[str] = set()       # the keys this process asked for or added
         _STORES.append(self)
 
     def get(self, key: str):
         if self.values is None:
             self.values = _load(self.path(), self.valid) or {}
+        self.used.add(key)
         return self.values.get(key)
 
     def put(self, key: str, value) -> None:
         if self.values is None:
             self.get(key)
-        if len(self.values) < MAX_KEPT:
+        if len(self.values) < MAX_KEPT and len(key) <= MAX_TEXT:
             self.values[key] = value
+            self.used.add(key)
             self.added += 1
 
     def path(self) -> Path:
@@ -62,21 +71,36 @@ class Kept:
             return
         self.added = 0
         path = self.path()
+        data = marshal.dumps({**(_load(path, self.valid) or {}), **self.values})
+        if len(data) > MAX_WRITE:
+            data = marshal.dumps({key: value for key, value in self.values.items() if key in self.used})
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            files.write_atomically(path, marshal.dumps({**(_load(path, self.valid) or {}), **self.values}))
+            files.write_atomically(path, data)
+            _remove_stale(path, self.kind)
         except (OSError, ValueError, InputError):
             pass
 
     def forget(self) -> None:
         """As a new process finds it: nothing read yet (for tests)."""
-        self.values, self.added = None, 0
+        self.values, self.added, self.used = None, 0, set()
 
 
 def keep_all() -> None:
     """Write what every kind added since its file was read."""
     for store in _STORES:
         store.keep()
+
+
+def _remove_stale(path: Path, kind: str) -> None:
+    """Remove the files of other versions of the language not written for STALE_DAYS."""
+    import time
+    for other in path.parent.glob(f"{kind}-*.marshal"):
+        try:
+            if other != path and time.time() - other.stat().st_mtime > STALE_DAYS * 86400:
+                other.unlink()
+        except OSError:
+            pass
 
 
 def _load(path: Path, valid) -> dict | None:
