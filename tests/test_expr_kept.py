@@ -171,3 +171,4 @@ def test_a_cache_folder_that_cannot_be_written_is_no_error(fresh, tmp_path):
     assert env.from_string("{{ title }}").render(title="x") == "x"
     kept.keep_all()             # (nothing written, nothing raised)
     assert names.used(env, "{{ title }}") == {"title"}
+

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import builtins
 import json
+import random
 import re
 from functools import lru_cache
 from itertools import islice
@@ -232,11 +233,18 @@ def bounded_range(*args):
 
 
 def bounded_lipsum(n=5, html=True, min=20, max=100):  # noqa: A002 - Jinja's own argument names
-    """lipsum(), refused past the size limit (n paragraphs of up to `max` words)."""
+    """lipsum(), refused past the size limit (n paragraphs of up to `max` words), and the same
+    text for the same arguments in every build (Jinja's draws its words from the `random`
+    module's shared generator: it is seeded from the arguments for the call, then put back)."""
     words = _number(n, "n") * builtins.max(_number(min, "min"), _number(max, "max"), 0)
     will_build(builtins.max(words, 0) * _WORD)
     charge(builtins.max(words, 0))
-    return generate_lorem_ipsum(n, html, min, max)
+    state = random.getstate()
+    random.seed(f"lipsum {n!r} {html!r} {min!r} {max!r}")
+    try:
+        return generate_lorem_ipsum(n, html, min, max)
+    finally:
+        random.setstate(state)
 
 
 def bounded_dumps(value, **kwargs) -> str:
