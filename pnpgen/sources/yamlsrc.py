@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Callable
 
 import copy
+import re
 
 import yaml
 
@@ -182,6 +183,9 @@ _PLAIN_TAGS = {"tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"}
 _MERGE = "tag:yaml.org,2002:merge"
 _STR = "tag:yaml.org,2002:str"
 _INT = "tag:yaml.org,2002:int"
+_FLOAT = "tag:yaml.org,2002:float"
+_DECIMAL = re.compile(r"[-+]?(?:[0-9]+\.[0-9]*|\.[0-9]+)(?:[eE][-+][0-9]+)?")
+"""A float as most are written (no `_`, no base-60): read by float() as PyYAML reads it."""
 _Scalar, _Alias, _MappingStart, _MappingEnd, _SequenceStart = (
     yaml.ScalarEvent, yaml.AliasEvent, yaml.MappingStartEvent, yaml.MappingEndEvent, yaml.SequenceStartEvent)
 
@@ -375,6 +379,8 @@ class _Builder:
             return self.strings.setdefault(value, value)
         if tag == _INT and value.isdigit() and len(value) <= MAX_DIGITS and (value[0] != "0" or value == "0"):
             return int(value)      # (a plain decimal, as `scalar` reads it)
+        if tag == _FLOAT and _DECIMAL.fullmatch(value):
+            return float(value)    # (as PyYAML's constructor reads it, without making a node for it)
         return self.scalar(yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style))
 
     def scalar(self, node):
