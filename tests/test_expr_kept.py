@@ -92,6 +92,8 @@ def test_an_environment_with_other_filters_or_globals_has_answers_of_its_own(fre
     assert more.from_string("{{ 'a'|shout }}").render() == "A"
     with pytest.raises(TemplateSyntaxError, match="No filter named 'shout'"):
         plain.from_string("{{ 'a'|shout }}")
+    plain.filters["shout"] = str.upper           # (a filter added after its first compile)
+    assert plain.from_string("{{ 'a'|shout }}").render() == "A"
 
 
 @pytest.mark.parametrize("content", [b"", b"not marshal data", marshal.dumps([1, 2]),

@@ -79,8 +79,8 @@ class SafeEnvironment(ImmutableSandboxedEnvironment):
         compiler gives up first, if it does."""
         self._checked: tuple = (None, 1)
         """The tree parsed last and the line of its deepest node (not measured twice)."""
-        self._signature: str | None = None
-        """The names of its filters and tests, once asked for (`_language`)."""
+        self._signature: tuple | None = None
+        """How many filters and tests it had, and their names, when last asked (`_language`)."""
 
     # --- running -------------------------------------------------------------------------
     def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 - Jinja's own signature
@@ -240,9 +240,12 @@ class SafeEnvironment(ImmutableSandboxedEnvironment):
         return code
 
     def _language(self) -> str:
-        if self._signature is None:
-            self._signature = " ".join([*sorted(self.filters), "|", *sorted(self.tests)])
-        return self._signature
+        """The names of its filters and tests (Jinja refuses one it lacks while compiling):
+        part of every kept key, worked out again when one is added."""
+        counted = (len(self.filters), len(self.tests))
+        if self._signature is None or self._signature[0] != counted:
+            self._signature = (counted, " ".join([*sorted(self.filters), "|", *sorted(self.tests)]))
+        return self._signature[1]
 
     def _expression_tree(self, source: str) -> nodes.Template:
         """`source` parsed as one expression, assigned to `result`; raises a syntax error."""
