@@ -14,6 +14,9 @@ from pathlib import Path
 from typing import Callable
 
 import copy
+import hashlib
+import io
+import marshal
 import re
 
 import yaml
@@ -90,12 +93,43 @@ def load(path: Path, display: Path | str | None = None, stream: Stream | None = 
     if size > MAX_FILE_BYTES:
         raise InputError.at(shown, None, f"file is {size} bytes; the limit is {MAX_FILE_BYTES}")
     try:
+        if stream is None and size <= READ_AGAIN_BYTES:
+            return _read_again(path.read_bytes(), shown)
         # the parser reads the file in pieces: a 3 MB deck file is never held whole, twice
         # (as text, and as the UTF-8 bytes PyYAML would make of it for libyaml)
         with open(path, "rb") as source:
             return loads(source, shown, stream)
     except OSError as exc:
         raise InputError.at(shown, None, f"cannot read file: {exc.strerror}")
+
+
+READ_AGAIN_BYTES = 256_000
+"""A file this small is remembered, by its bytes, once read (see _read_again)."""
+READ_AGAIN_FILES = 512
+"""How many files a process remembers (past that, it starts again)."""
+_read: dict[bytes, bytes] = {}
+
+
+def _read_again(data: bytes, shown) -> Doc:
+    """The Doc of a small file's bytes: as this process read the same bytes before, when it
+    did (a preview reloads a game on every save, and the game's templates rarely changed;
+    `pnpgen changes` reads two states of one game), unmarshalled afresh so that no two
+    callers share a value; else parsed. (A file marshal cannot write, a date in it, is
+    parsed each time.)"""
+    key = hashlib.sha256(data).digest()
+    kept = _read.get(key)
+    if kept is not None:
+        value, lines, rows = marshal.loads(kept)
+        return Doc(Path(str(shown)), value, lines, rows)
+    doc = loads(io.BytesIO(data), shown)
+    try:
+        kept = marshal.dumps((doc.data, doc.lines, doc.rows))
+    except ValueError:
+        return doc
+    if len(_read) >= READ_AGAIN_FILES:
+        _read.clear()
+    _read[key] = kept
+    return doc
 
 
 # libyaml's parser when PyYAML has it (about 10x faster); the same safe constructor either way
