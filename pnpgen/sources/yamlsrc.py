@@ -9,15 +9,14 @@ is known, letting validation errors say `file:line`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Callable
-
 import copy
 import hashlib
 import io
 import marshal
 import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
 
 import yaml
 
