@@ -122,3 +122,29 @@ def test_a_page_a_worker_cannot_vouch_for_is_drawn_by_the_build_itself(tmp_path,
 def test_a_short_deck_is_drawn_in_one_process():
     assert worker_count(2 * SHEETS_EACH - 1, None) == 1
     assert worker_count(100, 1) == 1
+
+
+def test_what_a_workers_expressions_compile_to_is_kept_by_the_build(tmp_path, monkeypatch):
+    """A worker's own additions to the kept expression answers (expr/kept.py) die with it, so
+    it hands them to the build, which keeps them: a later process compiles the text without
+    Jinja's code generator, though only workers ever laid the deck out."""
+    import uuid
+
+    from pnpgen import expr
+    from pnpgen.expr import kept
+    from pnpgen.expr.sandbox import SafeEnvironment
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    for store in kept._STORES:
+        monkeypatch.setattr(store, "values", None)
+        monkeypatch.setattr(store, "added", 0)
+        monkeypatch.setattr(store, "new", [])
+    text = "{{ title|upper }} " + uuid.uuid4().hex        # (a text no other test compiled in this process)
+    folder = make(tmp_path, 120)
+    template = folder.parent.parent / "templates" / "mini" / "face.yaml"
+    template.write_text(template.read_text().replace('text: "{{ title }}"', f'text: "{text}"'))
+    (shared,) = build(tmp_path, "out", 3, cache=False)
+    assert shared.sheets == 15 and worker_count(15, 3) == 2
+    for store in kept._STORES:
+        store.forget()
+    monkeypatch.setattr(SafeEnvironment, "_generate", lambda *a, **k: pytest.fail("generated again"))
+    assert expr.environment().from_string(text).render(title="hive").startswith("HIVE ")

@@ -17,6 +17,7 @@ import os
 import pickle
 from dataclasses import dataclass
 
+from ..expr import kept
 from ..pdf.canvas import CardCanvas
 from ..pdf.replay import Entry
 from .cache import PageCache, font_key, page_images
@@ -95,6 +96,7 @@ class Job:
     def _work(self, share: Share, work, conn) -> None:
         """In the worker: lay out what has no facts, send them, wait for the font set, draw, send."""
         try:
+            marked = kept.marks()
             per_sheet = self.sheets.pages_per_sheet
             found = []
             for p in share.pages:
@@ -103,7 +105,7 @@ class Job:
                     found.append((p, work.facts[p]))
             conn.send(("laid", found))
             seeded = conn.recv()
-            conn.send(("drawn", self._draw(share, work, seeded, per_sheet)))
+            conn.send(("drawn", self._draw(share, work, seeded, per_sheet), kept.added_since(marked)))
         except BaseException as exc:      # (any failure goes to the build, which raises it)
             try:
                 conn.send(("error", exc))
@@ -150,7 +152,8 @@ class Drawn:
             return None
         if p not in self._entries:
             part = self.parts[k]
-            (drawn,) = receive(part, "drawn")
+            drawn, found = receive(part, "drawn")
+            kept.take(found)        # (what the worker's expressions compiled to: kept by this process)
             self._entries.update(zip(part.pages, drawn))
         got = self._entries.pop(p)
         return Entry(*got) if got is not None else None

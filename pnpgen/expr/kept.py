@@ -46,6 +46,7 @@ class Kept:
         self.values: dict | None = None
         self.added = 0
         self.used: set[str] = set()       # the keys this process asked for or added
+        self.new: list[str] = []          # the keys this process added, in order
         _STORES.append(self)
 
     def get(self, key: str):
@@ -60,6 +61,7 @@ class Kept:
         if len(self.values) < MAX_KEPT and len(key) <= MAX_TEXT:
             self.values[key] = value
             self.used.add(key)
+            self.new.append(key)
             self.added += 1
 
     def path(self) -> Path:
@@ -83,13 +85,37 @@ class Kept:
 
     def forget(self) -> None:
         """As a new process finds it: nothing read yet (for tests)."""
-        self.values, self.added, self.used = None, 0, set()
+        self.values, self.added, self.used, self.new = None, 0, set(), []
 
 
 def keep_all() -> None:
     """Write what every kind added since its file was read."""
     for store in _STORES:
         store.keep()
+
+
+def marks() -> dict[str, int]:
+    """Where each kind's additions stand now (for `added_since`)."""
+    return {store.kind: len(store.new) for store in _STORES}
+
+
+def added_since(marked: dict[str, int]) -> dict[str, dict]:
+    """What each kind added since `marked` (`marks()`), by kind: what a worker process hands
+    back to the build, which keeps it (`take`), since a worker's own additions die with it."""
+    out = {}
+    for store in _STORES:
+        keys = store.new[marked.get(store.kind, 0):]
+        if keys:
+            out[store.kind] = {key: store.values[key] for key in keys}
+    return out
+
+
+def take(added: dict[str, dict]) -> None:
+    """Add what a worker process found (`added_since`) to this process's kinds."""
+    for store in _STORES:
+        for key, value in added.get(store.kind, {}).items():
+            if store.valid(value) and isinstance(key, str):
+                store.put(key, value)
 
 
 def _remove_stale(path: Path, kind: str) -> None:
