@@ -106,6 +106,15 @@ def unwritable(path: Path | str, exc: OSError) -> InputError:
                          "output folder with --out, or make this one writable")
 
 
+def stat_text(path: Path) -> str:
+    """A file known by its path, size and modification time (`missing`: not there), as keys take it."""
+    try:
+        st = path.stat()
+    except OSError:
+        return f"{path}:missing\0"
+    return f"{path}:{st.st_size}:{st.st_mtime_ns}\0"
+
+
 def user_cache() -> Path:
     """The folder where pnpgen keeps what it learns on this machine (font faces, the names
     expressions use): $XDG_CACHE_HOME/pnpgen, or ~/.cache/pnpgen. Anything in it may be deleted."""

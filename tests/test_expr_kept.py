@@ -116,7 +116,7 @@ def test_a_file_too_large_to_be_ours_is_not_read(fresh, monkeypatch):
     env = expr.environment()
     path = names.KEPT.path()
     path.parent.mkdir(parents=True)
-    path.write_bytes(marshal.dumps({f"{' '.join(sorted(env.globals))}\0{{{{ title }}}}": ("wrong",)}))
+    path.write_bytes(marshal.dumps({f"{env.signature()}\0{{{{ title }}}}": ("wrong",)}))
     assert names.used(env, "{{ title }}") == {"wrong"}       # (read, when small enough: the key is right)
     fresh()
     monkeypatch.setattr(kept, "MAX_BYTES", path.stat().st_size - 1)

@@ -26,6 +26,7 @@ import pydantic
 import reportlab
 
 from .. import __version__, fonts
+from ..files import stat_text
 from ..game.expand import joined, plain, plain_backs
 from ..game.loader import GameSource
 from ..sheets.impose import Sheet
@@ -62,19 +63,11 @@ def package_digest(package: Path, fonts_used: list[Path]) -> str:
     return h.hexdigest()
 
 
-def stat_text(path: Path) -> str:
-    """A file known by its path, size and modification time (`missing`: not there), as keys take it."""
-    try:
-        st = path.stat()
-    except OSError:
-        return f"{path}:missing\0"
-    return f"{path}:{st.st_size}:{st.st_mtime_ns}\0"
-
-
-def environment(game: GameSource, out: Path) -> str:
+def environment(game: GameSource, out: Path, every_file: bool = False) -> str:
     """What every card of the game is laid out with: the code, the game folder (where it is,
     game.yaml, its other files by size and time) and every template it loads (its text, and
-    its path as warnings name it)."""
+    its path as warnings name it). With `every_file`, the files no card reads count too (its
+    decks, card sheets, boards, rules and rulebook: what a rulebook is made from)."""
     h = hashlib.sha256(code_digest().encode())
     root = game.root.resolve()
     h.update(f"{root}\0{game.doc.path}\0".encode())
@@ -82,9 +75,11 @@ def environment(game: GameSource, out: Path) -> str:
     for name, tpl in sorted(game.templates.items()):
         h.update(f"\0{name}\0{tpl.doc.path}\0{tpl.path.resolve()}\0".encode())
         h.update(tpl.path.read_bytes())
-    skipped = {root / name for name in NOT_READ_BY_CARDS}
-    skipped |= {p.resolve() for p in [*(d.path for d in game.decks), *(b.path for b in game.boards), out]}
-    skipped |= {d.sheet_path for d in game.decks if d.sheet_path}   # (read whole: its cells are in the card keys)
+    skipped = {out.resolve()}
+    if not every_file:
+        skipped |= {root / name for name in NOT_READ_BY_CARDS}
+        skipped |= {p.resolve() for p in [*(d.path for d in game.decks), *(b.path for b in game.boards)]}
+        skipped |= {d.sheet_path for d in game.decks if d.sheet_path}   # (read whole: its cells are in the card keys)
     for folder, dirs, names in os.walk(root):
         here = Path(folder)
         dirs[:] = sorted(d for d in dirs if here / d not in skipped)

@@ -15,13 +15,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from dataclasses import dataclass, fields
 from pathlib import Path
 
 from ..errors import Notice
 from .cache import PageCache
-from .inputs import environment, stat_text
+from .inputs import environment
 from .options import Options
 from .plan import GamePlan
 from .volumes import file_digest
@@ -103,15 +102,8 @@ class KeptRulebook:
 
 def rulebook_key(plan: GamePlan, out: Path, options: Options) -> str:
     """The rulebook's key (see the module docstring)."""
-    game = plan.game
-    h = hashlib.sha256(b"rulebook\0" + environment(game, out).encode())
+    h = hashlib.sha256(b"rulebook\0" + environment(plan.game, out, every_file=True).encode())
     chosen = {f.name: getattr(options, f.name) for f in fields(options) if f.name not in NOT_IN_KEY}
     layout = options.layout
     h.update(repr((sorted(chosen.items()), layout and (layout.name, layout.spec.model_dump_json()))).encode())
-    root, out = game.root.resolve(), out.resolve()
-    for folder, dirs, names in os.walk(root):
-        here = Path(folder)
-        dirs[:] = sorted(d for d in dirs if here / d != out)
-        for name in sorted(names):
-            h.update(stat_text(here / name).encode())
     return h.hexdigest()

@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import marshal
+import time
 from pathlib import Path
 
 from .. import files
@@ -120,7 +121,6 @@ def take(added: dict[str, dict]) -> None:
 
 def _remove_stale(path: Path, kind: str) -> None:
     """Remove the files of other versions of the language not written for STALE_DAYS."""
-    import time
     for other in path.parent.glob(f"{kind}-*.marshal"):
         try:
             if other != path and time.time() - other.stat().st_mtime > STALE_DAYS * 86400:
@@ -150,7 +150,6 @@ def _language_version() -> str:
     if _version is None:
         h = hashlib.sha256(b"kept 1\0")
         for path in [Path(importlib.util.find_spec("jinja2").origin), *sorted(Path(__file__).parent.glob("*.py"))]:
-            st = path.stat()
-            h.update(f"{path}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
+            h.update(files.stat_text(path).encode())
         _version = h.hexdigest()[:32]
     return _version

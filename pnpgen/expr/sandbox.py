@@ -5,6 +5,7 @@ each evaluation under a budget of its own."""
 
 from __future__ import annotations
 
+import hashlib
 import operator
 import types
 import warnings
@@ -80,7 +81,7 @@ class SafeEnvironment(ImmutableSandboxedEnvironment):
         self._checked: tuple = (None, 1)
         """The tree parsed last and the line of its deepest node (not measured twice)."""
         self._signature: tuple | None = None
-        """How many filters and tests it had, and their names, when last asked (`_language`)."""
+        """How many globals, filters and tests it had, and their digest, when last asked (`signature`)."""
 
     # --- running -------------------------------------------------------------------------
     def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 - Jinja's own signature
@@ -224,9 +225,8 @@ class SafeEnvironment(ImmutableSandboxedEnvironment):
     def _code(self, kind: str, text: str, tree):
         """The code of `text`: the Python source Jinja generates for it (from `tree()`: the text,
         or its parsed tree), kept on this machine (kept.py) once it compiled, then compiled by
-        Python here. What the environment checks while compiling (names of filters and
-        tests) is part of the key."""
-        key = f"{kind}\0{self._language()}\0{text}"
+        Python here. The environment's `signature` is part of the key."""
+        key = f"{kind}\0{self.signature()}\0{text}"
         generated = GENERATED.get(key)
         fresh = generated is None
         if fresh:
@@ -239,12 +239,14 @@ class SafeEnvironment(ImmutableSandboxedEnvironment):
             GENERATED.put(key, generated)
         return code
 
-    def _language(self) -> str:
-        """The names of its filters and tests (Jinja refuses one it lacks while compiling):
-        part of every kept key, worked out again when one is added."""
-        counted = (len(self.filters), len(self.tests))
+    def signature(self) -> str:
+        """A short digest of the names of its globals, filters and tests, part of every key kept
+        for it (kept.py): Jinja refuses a filter or test it lacks while compiling, and leaves a
+        global out of an expression's names. Worked out again when one is added."""
+        counted = (len(self.globals), len(self.filters), len(self.tests))
         if self._signature is None or self._signature[0] != counted:
-            self._signature = (counted, " ".join([*sorted(self.filters), "|", *sorted(self.tests)]))
+            names = "\0".join([*sorted(self.globals), "|", *sorted(self.filters), "|", *sorted(self.tests)])
+            self._signature = (counted, hashlib.sha256(names.encode()).hexdigest()[:16])
         return self._signature[1]
 
     def _expression_tree(self, source: str) -> nodes.Template:

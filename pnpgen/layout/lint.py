@@ -44,7 +44,7 @@ def check_template(game: GameSource, deck: Component, template: TemplateSource, 
     known = (BUILTIN_NAMES if common else set(deck.field_names) | BUILTIN_NAMES) | set(extra_names)
     width, height = template.template.size or deck.size   # a packed deck's cards differ in size
     safe = deck.safe if deck.safe is not None else game.game.safe
-    notices = []
+    notices, allowed = [], None    # (allowed: `known` and the environment's globals, once Jinja is needed)
     for i, entry in enumerate(template.template.elements):
         el = entry.element
         line = template.doc.line(("elements", i))
@@ -53,9 +53,10 @@ def check_template(game: GameSource, deck: Component, template: TemplateSource, 
                                   f"elements[{i}]: text box reaches into the outer {safe:g} mm of the card, where a cut "
                                   "that lands a little off can clip it; keep it inside the safe zone"))
         for src, shown, local in el.expressions_with_names():
-            if plain_name(src) in known.union(local) - {"not"}:
+            plain = plain_name(src)
+            if plain is not None and plain != "not" and (plain in known or plain in local):
                 continue      # (Jinja reads it as that name, or as none at all: self, a global)
-            allowed = known | set(exprs.env.globals)
+            allowed = allowed or known | set(exprs.env.globals)
             try:
                 names = expr_names.used(exprs.env, src)     # (kept on this machine: expr/names.py)
             except jinja.TemplateError as exc:
