@@ -27,14 +27,18 @@ def fresh(tmp_path, monkeypatch):
     tmp_path; calling it starts such a process again. What this process had is put back after."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     before = [(store, store.values, store.added) for store in kept._STORES]
+    compiled = dict(sandbox.COMPILED)
 
     def restart():
         for store in kept._STORES:
             store.forget()
+        sandbox.COMPILED.clear()
     restart()
     yield restart
     for store, values, added in before:
         store.values, store.added = values, added
+    sandbox.COMPILED.clear()
+    sandbox.COMPILED.update(compiled)
 
 
 def _refuse(monkeypatch, *methods):
@@ -68,6 +72,27 @@ def test_generated_code_renders_the_same_in_a_later_process_without_parsing_or_g
     assert later.compile_expression("count * 2 + card.safe")(**NAMES) == value
     with pytest.raises(expr.BudgetExceeded):      # the kept code is metered as the generated code was
         later.from_string(LOOPS).render()
+
+
+def test_a_text_is_compiled_by_python_once_in_a_process_for_every_environment(fresh, monkeypatch):
+    """A build, a check and a preview's every rebuild make environments of their own: the code
+    Python compiled for a text serves them all, renders the same and is metered the same."""
+    first = expr.environment()
+    rendered = {s: first.from_string(s).render(NAMES) for s in SOURCES}
+    value = first.compile_expression("count * 2 + card.safe")(**NAMES)
+    first.from_string(LOOPS)
+    _refuse(monkeypatch, "_compile")
+    later = expr.environment()
+    assert {s: later.from_string(s).render(NAMES) for s in SOURCES} == rendered
+    assert later.compile_expression("count * 2 + card.safe")(**NAMES) == value
+    with pytest.raises(expr.BudgetExceeded):
+        later.from_string(LOOPS).render()
+    with pytest.raises(pytest.fail.Exception, match="_compile was called"):     # (a new text is compiled)
+        later.from_string("{{ title ~ '!' }}")
+    monkeypatch.undo()
+    monkeypatch.setattr(sandbox, "MAX_COMPILED", 2)       # (never more than so many are held)
+    assert [later.from_string("{{ %d + 1 }}" % n).render() for n in range(5)] == ["1", "2", "3", "4", "5"]
+    assert 0 < len(sandbox.COMPILED) <= 2
 
 
 @pytest.mark.parametrize("bad", ["{{ title | }}", "{% for x in y %}", "{{ x|shout }}"])

@@ -135,3 +135,32 @@ def test_a_point_of_a_polygon_may_be_an_expression(tmp_path):
     height = 88.9   # in points y runs up from the card's bottom edge
     assert [[(0, height), (63.5, height), (0, round(height - 8, 3))],
             [(0, height), (63.5, height), (0, round(height - 18, 3))]] == corners
+
+
+def _takes_an_expression(schema) -> bool:
+    """Whether a JSON Schema node, or any node inside it, offers the expression alternative."""
+    if isinstance(schema, dict):
+        return schema.get("pattern") == r"\{\{|\{%" or any(_takes_an_expression(v) for v in schema.values())
+    return isinstance(schema, list) and any(_takes_an_expression(v) for v in schema)
+
+
+def test_the_keys_searched_for_expressions_are_those_the_schema_lets_hold_one():
+    """Reading a template looks for numeric expressions only in the keys whose type can hold
+    one (elements.base.numeric_keys, worked out from the models' types): for every element,
+    those are exactly the keys whose JSON Schema offers an expression, anywhere inside (a
+    point of a polygon's points), and an element given an expression in each of them finds
+    every one."""
+    from pnpgen.elements import ELEMENTS
+    from pnpgen.elements.base import numeric_keys
+    from pnpgen.schema.json_schemas import json_schema
+
+    definitions = json_schema("template")["definitions"]
+    for name in ELEMENTS:
+        model = ELEMENTS[name]
+        properties = definitions[model.__name__]["properties"]
+        offered = {key for key, schema in properties.items() if key != "when" and _takes_an_expression(schema)}
+        assert set(numeric_keys(model)) == offered and offered, name
+    polygon = ELEMENTS["polygon"].model_validate(
+        {"points": [[1, "{{ card.width }}"], [2, 3], [4, 5]], "x": "{{ 1 }}", "opacity": "{{ 0.5 }}", "fill": "red"})
+    assert polygon._numeric == ("opacity", "points", "x")
+    assert sorted(polygon.expressions()) == ["{{ 0.5 }}", "{{ 1 }}", "{{ card.width }}"]

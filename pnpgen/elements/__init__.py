@@ -21,7 +21,7 @@ from typing import Annotated, Any
 from pydantic import Field, create_model, model_validator
 from pydantic_core import core_schema
 
-from ..sources.validation import Schema
+from ..sources.validation import Schema, keys_of
 
 NAMES = tuple(sorted(m.name for m in pkgutil.iter_modules(__path__) if m.name != "base"))
 """Every element's key: the module names of this package."""
@@ -54,16 +54,16 @@ class _Entry(Schema):
 
     @model_validator(mode="after")
     def _exactly_one(self):
-        set_ = [k for k in type(self).model_fields if getattr(self, k) is not None]
+        set_ = [k for k in keys_of(type(self)) if getattr(self, k) is not None]
         if len(set_) != 1:
-            raise ValueError("each element is one of: " + ", ".join(type(self).model_fields)
+            raise ValueError("each element is one of: " + ", ".join(keys_of(type(self)))
                              + (f" (this one has {', '.join(set_)})" if set_ else ""))
         return self
 
     @property
     def element(self):
         """The element the entry holds (read for every element of every card drawn)."""
-        for k in type(self).model_fields:
+        for k in keys_of(type(self)):
             value = getattr(self, k)
             if value is not None:
                 return value
@@ -71,7 +71,7 @@ class _Entry(Schema):
     @property
     def kind(self) -> str:
         """The element's key: rect, text..."""
-        return next(k for k in type(self).model_fields if getattr(self, k) is not None)
+        return next(k for k in keys_of(type(self)) if getattr(self, k) is not None)
 
 
 def _summary(cls) -> str:

@@ -3,7 +3,7 @@ that may be expressions evaluated for each card (`w: "{{ card.width - 2 * card.s
 
 # (no "from __future__ import annotations" where models are made: see sources.validation.Schema)
 
-from typing import Annotated, ClassVar
+from typing import Annotated, ClassVar, get_args
 
 from pydantic import ConfigDict, Field, ValidationError, WrapValidator, model_validator
 from pydantic_core import PydanticCustomError
@@ -11,7 +11,7 @@ from pydantic_core import PydanticCustomError
 from ..errors import LayoutError
 from ..expr import jinja
 from ..ops import Paint
-from ..sources.validation import Schema
+from ..sources.validation import Schema, keys_of
 
 
 def has_expr(value) -> bool:
@@ -61,6 +61,39 @@ def faded(color, opacity: float):
     return color.clone(alpha=float(color.alpha) * opacity)
 
 
+def _may_hold_expressions(annotation, depth: int = 0) -> bool:
+    """Whether a value of `annotation` can hold a NumberExpression: the type is, or has inside
+    it (a point, a list of points), a number(...) type."""
+    args = get_args(annotation)
+    return depth < 8 and any(arg is EXPRESSION_ALLOWED or _may_hold_expressions(arg, depth + 1) for arg in args)
+
+
+_NUMERIC_KEYS: dict[type, tuple[str, ...]] = {}
+
+
+def numeric_keys(model: type) -> tuple[str, ...]:
+    """The keys of an element model whose value can be, or hold, a numeric expression (every
+    key but `when` whose type is, or holds, a number(...) type), worked out once per model."""
+    keys = _NUMERIC_KEYS.get(model)
+    if keys is None:
+        fields = model.model_fields
+        keys = _NUMERIC_KEYS[model] = tuple(
+            name for name, field in fields.items() if name != "when" and (
+                EXPRESSION_ALLOWED in field.metadata or _may_hold_expressions(field.annotation)))
+    return keys
+
+
+def _holds_expression(value) -> bool:
+    """Whether a key's value is, or holds, a numeric expression (asked of every numeric key of
+    every element read, so plain numbers are answered first)."""
+    kind = type(value)
+    if kind is float or kind is int or value is None:
+        return False
+    if kind is NumberExpression:
+        return True
+    return isinstance(value, (list, tuple)) and any(_holds_expression(item) for item in value)
+
+
 def _held_expressions(value) -> list[NumberExpression]:
     """The numeric expressions a key's value holds (itself, or in a list of points)."""
     if isinstance(value, NumberExpression):
@@ -88,8 +121,7 @@ class Element(Schema):
 
     @model_validator(mode="after")
     def _find_numeric_expressions(self):
-        found = tuple(name for name in type(self).model_fields
-                      if name != "when" and _held_expressions(getattr(self, name)))
+        found = tuple(name for name in numeric_keys(type(self)) if _holds_expression(getattr(self, name)))
         if found:
             object.__setattr__(self, "_numeric", found)
         return self
@@ -97,7 +129,7 @@ class Element(Schema):
     def expressions(self) -> list[str]:
         """Every Jinja2 template string this element holds (for checks and static detection)."""
         out = []
-        for name in type(self).model_fields:
+        for name in keys_of(type(self)):
             value = getattr(self, name)
             if name != "when" and has_expr(value):
                 out.append(value)

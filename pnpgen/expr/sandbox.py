@@ -31,6 +31,12 @@ from .compiler import too_deep as nested_too_deep
 
 GENERATED = Kept("generated", lambda source: isinstance(source, str))
 """The Python source Jinja generated for each text (SafeEnvironment._code)."""
+COMPILED: dict[str, object] = {}
+"""Python's code for each generated source, in this process: a build compiles each text it
+draws, a check each rule, and a preview does both again at every save. Code objects are
+never changed (each template runs its code in a namespace of its own), so one serves all."""
+MAX_COMPILED = 4096
+"""Codes kept in COMPILED at most (started afresh when full)."""
 _SIZED_METHODS = {"ljust", "rjust", "center", "zfill", "expandtabs"}
 """Text methods that pad to a width: refused (the center filter does it within limits)."""
 _TEXT_METHODS = {"join", "replace", "translate"}
@@ -225,16 +231,21 @@ class SafeEnvironment(ImmutableSandboxedEnvironment):
     def _code(self, kind: str, text: str, tree):
         """The code of `text`: the Python source Jinja generates for it (from `tree()`: the text,
         or its parsed tree), kept on this machine (kept.py) once it compiled, then compiled by
-        Python here. The environment's `signature` is part of the key."""
+        Python, once in this process (COMPILED). The environment's `signature` is part of the key."""
         key = f"{kind}\0{self.signature()}\0{text}"
         generated = GENERATED.get(key)
         fresh = generated is None
         if fresh:
             generated = self.compile(tree(), raw=True)     # (a syntax error is raised as Jinja raises it)
-        try:
-            code = run(self._compile, generated, "<template>")
-        except TemplateSyntaxError:     # (as Jinja's compile hands on one from Python's compiler)
-            self.handle_exception(source=text if kind == "template" else None)
+        code = COMPILED.get(generated)
+        if code is None:
+            try:
+                code = run(self._compile, generated, "<template>")
+            except TemplateSyntaxError:     # (as Jinja's compile hands on one from Python's compiler)
+                self.handle_exception(source=text if kind == "template" else None)
+            if len(COMPILED) >= MAX_COMPILED:
+                COMPILED.clear()
+            COMPILED[generated] = code
         if fresh:
             GENERATED.put(key, generated)
         return code

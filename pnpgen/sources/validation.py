@@ -29,13 +29,26 @@ class Schema(BaseModel):
     @classmethod
     def _known_keys(cls, data: Any):
         if isinstance(data, dict):
-            known = set(cls.model_fields)
+            known = keys_of(cls)
             for key in data:
                 if key not in known:
                     raise PydanticCustomError(
                         "unknown_key", "unknown key '{key}'{hint}",
                         {"key": str(key), "hint": did_you_mean(key, known)})
         return data
+
+
+_KEYS: dict[type, dict[str, None]] = {}
+
+
+def keys_of(model: type[BaseModel]) -> dict[str, None]:
+    """The keys of `model`, in order (a dict, so that `in` is quick): its model_fields, read
+    once per model. (pydantic answers model_fields through a descriptor that costs some 3 us a
+    time, and every element of every template read, and of every card drawn, asks.)"""
+    keys = _KEYS.get(model)
+    if keys is None:
+        keys = _KEYS[model] = dict.fromkeys(model.model_fields)
+    return keys
 
 
 def named_size(value: Any, table: dict, kind: str, low: float, names: str) -> tuple[float, float]:
