@@ -84,7 +84,7 @@ class Expressions:
         fn = self._natives.get(source)
         if fn is None:
             fn = self._natives[source] = self.env.compile_expression(source, undefined_to_none=False)
-        return fn(**names)
+        return fn(names)     # (the names as one mapping: no keyword arguments made of them)
 
     def render(self, value: str, names: dict) -> str:
         tpl = self._compile(value)
@@ -97,7 +97,7 @@ class Expressions:
         fn = self._conditions.get(source)
         if fn is None:
             fn = self._conditions[source] = self.env.compile_expression(source)
-        return bool(fn(**names))
+        return bool(fn(names))
 
 
 class Context:
