@@ -7,10 +7,8 @@ from __future__ import annotations
 
 import hashlib
 import struct
-import subprocess
 from pathlib import Path
 
-import ots
 import reportlab
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFError
@@ -99,7 +97,12 @@ def ensure(name: str, path: Path) -> str:
 def verify(name: str, path: Path) -> None:
     """Refuse a font file that is too large, cut short or damaged, before reportlab reads it
     (which trusts the file's tables: a damaged character map can make it take gigabytes).
-    The checks are those browsers run on web fonts: the OpenType Sanitizer's."""
+    The checks are those browsers run on web fonts: the OpenType Sanitizer's (imported only
+    now, with subprocess: a game that uses the built-in fonts never needs them)."""
+    import subprocess
+
+    import ots
+
     try:
         size = path.stat().st_size
     except OSError as exc:

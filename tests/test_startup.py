@@ -21,6 +21,7 @@ LAZY = ["pypdf", "pypdfium2", "numpy", "colorspacious", "svglib", "lxml", "shape
         "PIL.PngImagePlugin", "PIL.JpegImagePlugin", "PIL.ImageCms",
         "pnpgen.sources.spreadsheet", "pnpgen.game.sheet_cards",     # (card sheets: .xlsx, .ods, .csv)
         "multiprocessing",      # (a deck of a few sheets is drawn without worker processes)
+        "ots", "subprocess",    # (the font checker runs only for a game's own font files)
         "jinja2", "pnpgen.expr.sandbox", "pnpgen.expr.budget",   # (templates that say only '{{ name }}')
         # the elements a game of rectangles and text never draws (an element comes in when drawn)
         *(f"pnpgen.elements.{name}" for name in ("circle", "grid", "group", "hexgrid", "image", "line", "polygon",
