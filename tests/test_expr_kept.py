@@ -90,9 +90,14 @@ def test_a_text_is_compiled_by_python_once_in_a_process_for_every_environment(fr
     with pytest.raises(pytest.fail.Exception, match="_compile was called"):     # (a new text is compiled)
         later.from_string("{{ title ~ '!' }}")
     monkeypatch.undo()
-    monkeypatch.setattr(sandbox, "MAX_COMPILED", 2)       # (never more than so many are held)
+    monkeypatch.setattr(sandbox, "MAX_COMPILED", 2)       # (never more than so many codes are held...)
     assert [later.from_string("{{ %d + 1 }}" % n).render() for n in range(5)] == ["1", "2", "3", "4", "5"]
     assert 0 < len(sandbox.COMPILED) <= 2
+    longest = max(map(len, sandbox.COMPILED))
+    monkeypatch.setattr(sandbox, "MAX_COMPILED", 100)
+    monkeypatch.setattr(sandbox, "MAX_COMPILED_CHARS", 3 * longest)     # (...nor so much source behind them)
+    assert [later.from_string("{{ %d * 2 }}" % n).render() for n in range(9)] == [str(2 * n) for n in range(9)]
+    assert 0 < sum(map(len, sandbox.COMPILED)) <= 3 * longest and len(sandbox.COMPILED) < 9
 
 
 @pytest.mark.parametrize("bad", ["{{ title | }}", "{% for x in y %}", "{{ x|shout }}"])

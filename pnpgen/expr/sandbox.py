@@ -37,10 +37,26 @@ draws, a check each rule, and a preview does both again at every save. Code obje
 never changed (each template runs its code in a namespace of its own), so one serves all."""
 MAX_COMPILED = 4096
 """Codes kept in COMPILED at most (started afresh when full)."""
+MAX_COMPILED_CHARS = 8_000_000
+"""Characters of generated source behind the codes in COMPILED at most (started afresh past
+it): a preview open for hours on a long rulebook compiles a new text at every save."""
+_compiled_chars = 0
 _SIZED_METHODS = {"ljust", "rjust", "center", "zfill", "expandtabs"}
 """Text methods that pad to a width: refused (the center filter does it within limits)."""
 _TEXT_METHODS = {"join", "replace", "translate"}
 """Text methods whose arguments are checked before they run (guards.checked_method)."""
+
+
+def _remember(generated: str, code) -> None:
+    """Put `code` in COMPILED under its generated source, within MAX_COMPILED codes and
+    MAX_COMPILED_CHARS characters."""
+    global _compiled_chars
+    if len(COMPILED) >= MAX_COMPILED or _compiled_chars + len(generated) > MAX_COMPILED_CHARS:
+        COMPILED.clear()
+        _compiled_chars = 0
+    if len(generated) <= MAX_COMPILED_CHARS:
+        COMPILED[generated] = code
+        _compiled_chars += len(generated)
 
 
 class BudgetedTemplate(Template):
@@ -243,9 +259,7 @@ class SafeEnvironment(ImmutableSandboxedEnvironment):
                 code = run(self._compile, generated, "<template>")
             except TemplateSyntaxError:     # (as Jinja's compile hands on one from Python's compiler)
                 self.handle_exception(source=text if kind == "template" else None)
-            if len(COMPILED) >= MAX_COMPILED:
-                COMPILED.clear()
-            COMPILED[generated] = code
+            _remember(generated, code)
         if fresh:
             GENERATED.put(key, generated)
         return code
