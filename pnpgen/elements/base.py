@@ -3,6 +3,7 @@ that may be expressions evaluated for each card (`w: "{{ card.width - 2 * card.s
 
 # (no "from __future__ import annotations" where models are made: see sources.validation.Schema)
 
+from functools import cache
 from typing import Annotated, ClassVar, get_args
 
 from pydantic import ConfigDict, Field, ValidationError, WrapValidator, model_validator
@@ -68,34 +69,19 @@ def _may_hold_expressions(annotation, depth: int = 0) -> bool:
     return depth < 8 and any(arg is EXPRESSION_ALLOWED or _may_hold_expressions(arg, depth + 1) for arg in args)
 
 
-_NUMERIC_KEYS: dict[type, tuple[str, ...]] = {}
-
-
+@cache
 def numeric_keys(model: type) -> tuple[str, ...]:
     """The keys of an element model whose value can be, or hold, a numeric expression (every
     key but `when` whose type is, or holds, a number(...) type), worked out once per model."""
-    keys = _NUMERIC_KEYS.get(model)
-    if keys is None:
-        fields = model.model_fields
-        keys = _NUMERIC_KEYS[model] = tuple(
-            name for name, field in fields.items() if name != "when" and (
-                EXPRESSION_ALLOWED in field.metadata or _may_hold_expressions(field.annotation)))
-    return keys
-
-
-def _holds_expression(value) -> bool:
-    """Whether a key's value is, or holds, a numeric expression (asked of every numeric key of
-    every element read, so plain numbers are answered first)."""
-    kind = type(value)
-    if kind is float or kind is int or value is None:
-        return False
-    if kind is NumberExpression:
-        return True
-    return isinstance(value, (list, tuple)) and any(_holds_expression(item) for item in value)
+    return tuple(name for name, field in model.model_fields.items() if name != "when" and (
+        EXPRESSION_ALLOWED in field.metadata or _may_hold_expressions(field.annotation)))
 
 
 def _held_expressions(value) -> list[NumberExpression]:
-    """The numeric expressions a key's value holds (itself, or in a list of points)."""
+    """The numeric expressions a key's value holds (itself, or in a list of points). Asked of
+    every numeric key of every element read, so a plain number is answered first."""
+    if type(value) is float or type(value) is int or value is None:
+        return []
     if isinstance(value, NumberExpression):
         return [value]
     if isinstance(value, (list, tuple)):
@@ -121,7 +107,7 @@ class Element(Schema):
 
     @model_validator(mode="after")
     def _find_numeric_expressions(self):
-        found = tuple(name for name in numeric_keys(type(self)) if _holds_expression(getattr(self, name)))
+        found = tuple(name for name in numeric_keys(type(self)) if _held_expressions(getattr(self, name)))
         if found:
             object.__setattr__(self, "_numeric", found)
         return self

@@ -3,6 +3,7 @@ validation errors into `file:line: key: what is wrong` messages."""
 
 # (no "from __future__ import annotations" here, nor in any module that makes models: see Schema)
 
+from functools import cache
 from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError, model_validator
@@ -38,17 +39,12 @@ class Schema(BaseModel):
         return data
 
 
-_KEYS: dict[type, dict[str, None]] = {}
-
-
+@cache
 def keys_of(model: type[BaseModel]) -> dict[str, None]:
     """The keys of `model`, in order (a dict, so that `in` is quick): its model_fields, read
     once per model. (pydantic answers model_fields through a descriptor that costs some 3 us a
     time, and every element of every template read, and of every card drawn, asks.)"""
-    keys = _KEYS.get(model)
-    if keys is None:
-        keys = _KEYS[model] = dict.fromkeys(model.model_fields)
-    return keys
+    return dict.fromkeys(model.model_fields)
 
 
 def named_size(value: Any, table: dict, kind: str, low: float, names: str) -> tuple[float, float]:
