@@ -234,29 +234,42 @@ def test_layout_by_element_draws_what_layout_draws(project, bundled_games):
     assert faces > 200
 
 
-def _held_to_12pt(project, name):
-    """A bundled game whose text must be 12 pt or more: every kit then has findings to locate,
-    whether or not it passes at the default limits."""
+def held_strictly(project, name):
+    """A bundled game held to 12 pt text and 7:1 contrast: every kit then has findings of
+    several checks to locate, whether or not it passes at the default limits."""
     game = load(project, name)
-    game.game = game.game.model_copy(update={"print": game.game.print.model_copy(update={"min_size": 12})})
+    limits = game.game.print.model_copy(update={"min_size": 12, "contrast": 7.0, "contrast_large": 7.0})
+    game.game = game.game.model_copy(update={"print": limits})
     return game
 
 
-def test_the_bundled_games_are_checked_quickly_and_alike_each_time(project, bundled_games):
+def test_the_bundled_games_are_checked_quickly_and_alike_each_time(project, bundled_games, monkeypatch):
     import time
 
-    from pnpgen.printcheck import check_faces
+    from pnpgen.printcheck import check_faces, memo
+    from pnpgen.printcheck.checks import CHECKS
+    from pnpgen.printcheck.raster import Backgrounds
 
+    memo.FOUND.clear()                  # (as in a new process)
     start = time.process_time()
-    first = {name: [str(f) for f in check_faces(plan_game(_held_to_12pt(project, name)))] for name in bundled_games}
+    first = {name: [f.as_dict() for f in check_faces(plan_game(held_strictly(project, name)))]
+             for name in bundled_games}
     spent = time.process_time() - start
-    again = {name: [str(f) for f in check_faces(plan_game(_held_to_12pt(project, name)))] for name in bundled_games}
-    assert first == again and all(first.values())      # every kit has text under 12 pt
-    for name, lines in first.items():
-        for line in lines:
-            path, number = line.split(":")[:2]
-            assert (project.root / path).is_file() and int(number) >= 1, line
+    assert all(first.values()) and {"size", "contrast"} <= {f["check"] for found in first.values() for f in found}
+    for found in first.values():
+        for f in found:
+            assert (project.root / f["file"]).is_file() and f["line"] >= 1, f
     assert spent < 30, f"{spent:.1f} s of CPU for the print checks of the bundled games"
+
+    # again, every face is remembered (printcheck/memo.py): none is inspected or rendered, the same is found
+    for name, check in CHECKS.items():
+        if not getattr(check, "ACROSS", False):
+            monkeypatch.setattr(check, "inspect", lambda *a: pytest.fail("a remembered face was inspected"))
+    monkeypatch.setattr(Backgrounds, "_render", lambda *a: pytest.fail("a remembered face was rendered"))
+    again = {name: [f.as_dict() for f in check_faces(plan_game(held_strictly(project, name)))]
+             for name in bundled_games}
+    assert again == first
+    memo.FOUND.clear()
 
 
 def test_inline_icons_draw_in_their_own_colours_and_are_not_read_as_text(tmp_path):

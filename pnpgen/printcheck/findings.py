@@ -116,6 +116,10 @@ class Gathered:
         if not found.faces or found.faces[-1][0] != face.label:
             found.faces.append((face.label, face.card))
 
+    def extend(self, hits) -> None:
+        for hit in hits:
+            self.add(hit)
+
     def findings(self) -> list[Finding]:
         """The findings, those of one template that say the very same thing about the same
         faces (a row of 40 identical labels) told once, at the first one's line."""

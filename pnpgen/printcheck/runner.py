@@ -8,7 +8,8 @@ from ..sheets.seams import crossed
 from .boards import board_tiling, region_keeps, text_keeps
 from .checks import CHECKS
 from .faces import Face, Where, read_face
-from .findings import Finding, Gathered
+from .findings import Finding, Gathered, Hit
+from .memo import Remembered
 from .placing import Placements
 from .raster import Backgrounds
 
@@ -27,30 +28,49 @@ def check_faces(plan, printing=None) -> list[Finding]:
         limits = limits.model_copy(update={"margin": plan.game.game.printer_margin})
     placements = Placements(printing)
     gathered = Gathered(limits.severity)
-    backgrounds = Backgrounds(plan.icons, plan.resources.converted)
-    pixels = any(check.PIXELS for check in CHECKS.values())
-    seen = {name: {} for name, check in CHECKS.items() if getattr(check, "ACROSS", False)}
+    run = Run(limits, Backgrounds(plan.icons, plan.resources.converted), Remembered(plan.icons, plan.game.root, limits))
     chunk: list[Face] = []
     for face in _faces(plan, placements):
         chunk.append(face)
         if len(chunk) == CHUNK:
-            _check(chunk, limits, backgrounds, pixels, gathered, seen)
+            run.check(chunk, gathered)
             chunk = []
     if chunk:
-        _check(chunk, limits, backgrounds, pixels, gathered, seen)
+        run.check(chunk, gathered)
     return gathered.findings()
 
 
-def _check(faces: list[Face], limits, backgrounds: Backgrounds, pixels: bool, gathered: Gathered,
-           seen: dict) -> None:
-    if pixels:
-        backgrounds.prepare(faces)
-    for face in faces:
-        for name, check in CHECKS.items():
-            found = check.inspect(face, limits, backgrounds, seen[name]) if name in seen else \
-                check.inspect(face, limits, backgrounds)
-            for hit in found:
-                gathered.add(hit)
+class Run:
+    """One game's faces checked, a chunk at a time: a face whose digest is remembered (memo.py)
+    has the hits found on it before, and only the checks across faces run on it again."""
+
+    def __init__(self, limits, backgrounds: Backgrounds, remembered: Remembered):
+        self.limits, self.backgrounds, self.remembered = limits, backgrounds, remembered
+        self.seen = {name: {} for name, check in CHECKS.items() if getattr(check, "ACROSS", False)}
+        self.pixels = any(check.PIXELS for name, check in CHECKS.items() if name not in self.seen)
+        self.pixels_across = any(CHECKS[name].PIXELS for name in self.seen)
+
+    def check(self, faces: list[Face], gathered: Gathered) -> None:
+        keys = [self.remembered.key(face) for face in faces]
+        known = [self.remembered.found(key) for key in keys]
+        render = faces if self.pixels_across else [f for f, k in zip(faces, known) if k is None]
+        if render and (self.pixels or self.pixels_across):
+            self.backgrounds.prepare(render)
+        for face, key, hits in zip(faces, keys, known):
+            if hits is None:
+                hits = self._inspect(face)
+                self.remembered.keep(key, hits)
+            for name in CHECKS:
+                if name in self.seen:
+                    gathered.extend(CHECKS[name].inspect(face, self.limits, self.backgrounds, self.seen[name]))
+                else:
+                    gathered.extend(Hit(check, where, face, *rest) for check, where, *rest in hits[name])
+
+    def _inspect(self, face: Face) -> dict[str, tuple]:
+        """What each check that looks at one face at a time finds on it, as memo.FOUND keeps it."""
+        return {name: tuple((hit.check, hit.where, hit.value, hit.what, hit.advice, hit.limit, hit.subject)
+                            for hit in check.inspect(face, self.limits, self.backgrounds))
+                for name, check in CHECKS.items() if name not in self.seen}
 
 
 def _faces(plan, placements: Placements) -> Iterator[Face]:
