@@ -1,7 +1,14 @@
 """`pnpgen export tts` of every bundled game: each image a saved object names exists at the
 size its cards call for (test_export_files.py's check), every saved object has the shape
 Tabletop Simulator writes, and each deck's sheets have ids of their own. (The other formats:
-test_export_bundled.py; this one alone takes as long, so it is a file another worker can run.)"""
+test_export_bundled.py; this one alone takes as long, so it is a file another worker can run.)
+
+At draft resolution, as test_export_bundled.py exports MPC: faces are drawn at DRAFT_DPI where
+the export draws them at 300 DPI (tts_sheets.DPI), and boards at a fifth of tts.BOARD_DPI. The
+grid, the sheets' ids and the objects follow from the cards all the same, and every face is
+drawn by the same code at a 25th of the pixels (a sheet of 69 cards is some 800 px a side, not
+4,000, to compress). The sheets at full resolution, for every deck shape: test_export_files.py
+and test_export_tts.py."""
 
 from __future__ import annotations
 
@@ -10,14 +17,29 @@ import json
 import pytest
 
 from pnpgen.build import load
+from pnpgen.export import tts, tts_sheets
 
 from .clirun import pnpgen
 from .test_export_files import BASE, check_tts
 from .test_export_tts import check_saved_object
 
 
+DRAFT_DPI = 60
+
+
 @pytest.fixture(scope="module")
-def bundled_tts(tmp_path_factory, project, bundled_games):
+def draft():
+    """The export's resolutions at a fifth (see above) while this file's tests run."""
+    assert (tts_sheets.DPI, tts.DPI, tts.BOARD_DPI) == (300, 300, 150)
+    with pytest.MonkeyPatch.context() as patch:
+        for module in (tts_sheets, tts):
+            patch.setattr(module, "DPI", DRAFT_DPI)
+        patch.setattr(tts, "BOARD_DPI", tts.BOARD_DPI * DRAFT_DPI / 300)
+        yield
+
+
+@pytest.fixture(scope="module")
+def bundled_tts(draft, tmp_path_factory, project, bundled_games):
     """The out folder of `pnpgen export tts <every bundled game> --url-base BASE`, and the run."""
     out = tmp_path_factory.mktemp("exports")
     ran = pnpgen("--root", project.root, "export", "tts", *bundled_games, "--out", out, "--url-base", BASE,

@@ -20,6 +20,7 @@ from pnpgen import presets
 from pnpgen.build import Project, load
 from pnpgen.export import export_game
 from pnpgen.export.faces import deck_faces
+from pnpgen.export import tts_sheets
 from pnpgen.export.formats import FORMATS
 
 from .minigame import make_game
@@ -161,7 +162,7 @@ def local(url: str, folder: Path) -> Path:
 
 def check_tts(game, folder: Path) -> int:
     """Each image a saved object names exists: face sheets of NumWidth x NumHeight cards in
-    the cards' proportions within 4096 px, back sheets alike, tokens at their trim at 300 DPI,
+    the cards' proportions within 4096 px, back sheets alike, tokens at their trim at tts_sheets.DPI (300),
     boards in their proportions."""
     checked = 0
     for deck in deck_faces(game, boards=True):
@@ -184,7 +185,7 @@ def _check_state(state: dict, deck, folder: Path) -> int:
             w, h = sizes[token["Description"]]
             for url in filter(None, (token["CustomImage"]["ImageURL"], token["CustomImage"]["ImageSecondaryURL"])):
                 with Image.open(local(url, folder)) as im:
-                    assert im.size == (int(w / INCH * 300), int(h / INCH * 300)), url
+                    assert im.size == (int(w / INCH * tts_sheets.DPI), int(h / INCH * tts_sheets.DPI)), url
                 checked += 1
         return checked
     w, h = deck.fronts[0].size
