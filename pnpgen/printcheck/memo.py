@@ -18,7 +18,7 @@ MAX_FACES = 20_000
 
 FOUND: dict[str, dict[str, tuple]] = {}
 """Digest of a face -> check name -> what it found there: (check, where, value, what, advice, limit,
-subject) of each hit, in the order found."""
+subject) of each hit, in the order found (a check that found nothing is not named)."""
 
 
 class Remembered:

@@ -64,13 +64,19 @@ class Run:
                 if name in self.seen:
                     gathered.extend(CHECKS[name].inspect(face, self.limits, self.backgrounds, self.seen[name]))
                 else:
-                    gathered.extend(Hit(check, where, face, *rest) for check, where, *rest in hits[name])
+                    gathered.extend(Hit(check, where, face, *rest) for check, where, *rest in hits.get(name, ()))
 
     def _inspect(self, face: Face) -> dict[str, tuple]:
-        """What each check that looks at one face at a time finds on it, as memo.FOUND keeps it."""
-        return {name: tuple((hit.check, hit.where, hit.value, hit.what, hit.advice, hit.limit, hit.subject)
-                            for hit in check.inspect(face, self.limits, self.backgrounds))
-                for name, check in CHECKS.items() if name not in self.seen}
+        """What each check that looks at one face at a time finds on it, as memo.FOUND keeps it
+        (the checks that found nothing left out: most faces are kept as an empty dict)."""
+        found = {}
+        for name, check in CHECKS.items():
+            if name not in self.seen:
+                hits = tuple((hit.check, hit.where, hit.value, hit.what, hit.advice, hit.limit, hit.subject)
+                             for hit in check.inspect(face, self.limits, self.backgrounds))
+                if hits:
+                    found[name] = hits
+        return found
 
 
 def _faces(plan, placements: Placements) -> Iterator[Face]:
