@@ -19,11 +19,11 @@ if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
     # stop a preview with Ctrl-C, as a user does, could not. Its processes take Ctrl-C again.
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
-SLOWEST_FILES = ["test_package.py", "test_fuzz.py", "test_export_bundled_tts.py", "test_preview_changes.py",
-                 "test_hostile.py", "test_preview.py", "test_export_bundled.py", "test_rules.py", "test_pdfx.py",
-                 "test_image_memory.py", "test_export_files.py", "test_hexmap.py", "test_printcheck.py",
-                 "test_image_resolution.py", "test_sheets.py", "test_bad_input.py", "test_changes.py",
-                 "test_flatten.py", "test_export_tts.py", "test_concurrent_builds.py"]
+SLOWEST_FILES = ["test_package.py", "test_fuzz.py", "test_hostile.py", "test_preview_changes.py", "test_pdfx.py",
+                 "test_preview.py", "test_export_bundled.py", "test_hexmap.py", "test_flatten.py",
+                 "test_export_files.py", "test_image_memory.py", "test_sheets.py", "test_kept_rulebook.py",
+                 "test_rules.py", "test_image_resolution.py", "test_concurrent_builds.py", "test_changes.py",
+                 "test_rulebook_typesetting.py", "test_printcheck.py", "test_cli_quiet.py"]
 """The files that take longest, longest first: pytest-xdist gives each worker a whole file
 (--dist loadfile) in the order collected, and a long file started last would leave the other
 workers waiting. The others follow in their own order."""

@@ -39,12 +39,11 @@ class Remembered:
             h.update(self.prints.face(body).encode())
         return h.hexdigest()
 
-    @staticmethod
-    def found(key: str) -> dict[str, tuple] | None:
+    def found(self, key: str) -> dict[str, tuple] | None:
+        """What was found on the face of this digest before, or None."""
         return FOUND.get(key)
 
-    @staticmethod
-    def keep(key: str, hits: dict[str, tuple]) -> None:
+    def keep(self, key: str, hits: dict[str, tuple]) -> None:
         if len(FOUND) >= MAX_FACES:
             FOUND.clear()
         FOUND[key] = hits

@@ -1,4 +1,5 @@
-"""Run every print check over every face of a planned game, a few faces at a time."""
+"""Run every print check over every face of a planned game, a few faces at a time; a face
+already inspected in this process, just as it is now (memo.py), is not inspected again."""
 
 from __future__ import annotations
 
@@ -28,7 +29,8 @@ def check_faces(plan, printing=None) -> list[Finding]:
         limits = limits.model_copy(update={"margin": plan.game.game.printer_margin})
     placements = Placements(printing)
     gathered = Gathered(limits.severity)
-    run = Run(limits, Backgrounds(plan.icons, plan.resources.converted), Remembered(plan.icons, plan.game.root, limits))
+    backgrounds = Backgrounds(plan.icons, plan.resources.converted)
+    run = Run(limits, backgrounds, Remembered(plan.icons, plan.game.root, limits))
     chunk: list[Face] = []
     for face in _faces(plan, placements):
         chunk.append(face)
