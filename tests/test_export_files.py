@@ -18,9 +18,8 @@ from pypdf import PdfReader
 
 from pnpgen import presets
 from pnpgen.build import Project, load
-from pnpgen.export import export_game
+from pnpgen.export import export_game, tts_sheets
 from pnpgen.export.faces import deck_faces
-from pnpgen.export import tts_sheets
 from pnpgen.export.formats import FORMATS
 
 from .minigame import make_game
@@ -162,8 +161,8 @@ def local(url: str, folder: Path) -> Path:
 
 def check_tts(game, folder: Path) -> int:
     """Each image a saved object names exists: face sheets of NumWidth x NumHeight cards in
-    the cards' proportions within 4096 px, back sheets alike, tokens at their trim at tts_sheets.DPI (300),
-    boards in their proportions."""
+    the cards' proportions within 4096 px, back sheets alike, tokens at their trim at
+    tts_sheets.DPI (300), boards in their proportions."""
     checked = 0
     for deck in deck_faces(game, boards=True):
         states = json.loads((folder / f"{deck.id}.json").read_text(encoding="utf-8"))["ObjectStates"]

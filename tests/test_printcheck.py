@@ -247,7 +247,7 @@ def test_the_bundled_games_are_checked_quickly_and_alike_each_time(project, bund
     import time
 
     from pnpgen.printcheck import check_faces, memo
-    from pnpgen.printcheck.checks import CHECKS
+    from pnpgen.printcheck.checks import ACROSS, CHECKS
     from pnpgen.printcheck.raster import Backgrounds
 
     memo.FOUND.clear()                  # (as in a new process)
@@ -263,7 +263,7 @@ def test_the_bundled_games_are_checked_quickly_and_alike_each_time(project, bund
 
     # again, every face is remembered (printcheck/memo.py): none is inspected or rendered, the same is found
     for name, check in CHECKS.items():
-        if not getattr(check, "ACROSS", False):
+        if name not in ACROSS:
             monkeypatch.setattr(check, "inspect", lambda *a: pytest.fail("a remembered face was inspected"))
     monkeypatch.setattr(Backgrounds, "_render", lambda *a: pytest.fail("a remembered face was rendered"))
     again = {name: [f.as_dict() for f in check_faces(plan_game(held_strictly(project, name)))]

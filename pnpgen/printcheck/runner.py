@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from ..sheets.seams import crossed
 from .boards import board_tiling, region_keeps, text_keeps
-from .checks import CHECKS
+from .checks import ACROSS, CHECKS
 from .faces import Face, Where, read_face
 from .findings import Finding, Gathered, Hit
 from .memo import Remembered
@@ -48,7 +48,7 @@ class Run:
 
     def __init__(self, limits, backgrounds: Backgrounds, remembered: Remembered):
         self.limits, self.backgrounds, self.remembered = limits, backgrounds, remembered
-        self.seen = {name: {} for name, check in CHECKS.items() if getattr(check, "ACROSS", False)}
+        self.seen = {name: {} for name in ACROSS}
         self.pixels = any(check.PIXELS for name, check in CHECKS.items() if name not in self.seen)
         self.pixels_across = any(CHECKS[name].PIXELS for name in self.seen)
 

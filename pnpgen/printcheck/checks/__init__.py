@@ -15,3 +15,6 @@ _MODULES = [importlib.import_module(f"{__name__}.{info.name}") for info in pkgut
 
 CHECKS = {module.__name__.rsplit(".", 1)[1]: module for module in sorted(_MODULES, key=lambda m: m.ORDER)}
 """Check name -> its module, in ORDER."""
+
+ACROSS = frozenset(name for name, module in CHECKS.items() if getattr(module, "ACROSS", False))
+"""The checks that compare faces with each other (given `seen`); the others look at one face at a time."""
