@@ -15,7 +15,9 @@ from pypdf import PdfReader
 from pnpgen.build import Options, Project, build_game
 from pnpgen.errors import InputError
 from pnpgen.rulebook.booklet import page_order
-from pnpgen.rulebook.document import PageSpec
+from pnpgen.rulebook.document import PageSpec, RulebookDoc
+from pnpgen.rulebook import printing as rulebook_printing
+from pnpgen.rulebook.figures import Figure
 
 from .minigame import make_game
 from .pdfread import fonts_of, is_embedded
@@ -163,6 +165,38 @@ def test_pages_are_numbered_and_the_contents_point_at_them(tmp_path):
         listed = int(m.group(1))
         found = next(i + 1 for i, t in enumerate(texts[2:], 2) if re.search(rf"^{heading}\s*$", t, re.M))
         assert listed == found, f"{heading}: contents say page {listed}, it is on page {found}"
+
+
+def _figures_drawn(monkeypatch) -> list:
+    """A list that grows by one each time a rulebook figure is drawn."""
+    drawn, draw = [], Figure.draw
+    monkeypatch.setattr(Figure, "draw", lambda self: (drawn.append(self), draw(self))[1])
+    return drawn
+
+
+def test_a_book_with_contents_draws_its_pages_once_and_prints_as_if_every_pass_drew_them(tmp_path, monkeypatch):
+    mini(tmp_path)
+    drawn = _figures_drawn(monkeypatch)
+    sketched = build(tmp_path)["rulebook"]
+    once = len(drawn)
+    with monkeypatch.context() as m:        # every pass drawn, as reportlab's own multi-pass build does
+        m.setattr(RulebookDoc, "_on_progress", lambda self, kind, count: None)
+        drawn.clear()
+        results = build_game(Project(tmp_path), "mini", Options(out=tmp_path / "drawn"))
+        everything = next(r for r in results if r.id == "rulebook")
+    assert once > 0 and len(drawn) == 2 * once         # two passes, the first one sketched
+    assert sketched.path.read_bytes() == everything.path.read_bytes() and sketched.pages == everything.pages
+
+
+def test_a_book_whose_contents_list_nothing_still_prints_its_pages(tmp_path, monkeypatch):
+    mini(tmp_path, "No heading at all: the contents stay empty.\n\n{{ components() }}\n")
+    monkeypatch.setattr(rulebook_printing, "append", lambda src, kit: None)   # (its section has headings)
+    drawn = _figures_drawn(monkeypatch)
+    path = build(tmp_path)["rulebook"].path
+    texts = page_texts(path)
+    assert "Contents" in texts[1] and "the contents stay empty" in " ".join(texts[2:])
+    assert "Printing and building" not in " ".join(texts)
+    assert drawn and fonts_of(PdfReader(path))
 
 
 def test_no_heading_is_left_at_the_foot_of_a_column(tmp_path):

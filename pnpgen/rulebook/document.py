@@ -1,6 +1,7 @@
 """Page layout of a rulebook: a title page, the contents, then the rules in one or two
 columns with numbered pages. Pages are sized in mm and become points here; the contents and
-the PDF outline are filled in from the headings by reportlab's multi-pass build."""
+the PDF outline are filled in from the headings by reportlab's multi-pass build, whose first
+pass over a book with contents only places the flowables (SketchFrame): its pages are never kept."""
 
 from __future__ import annotations
 
@@ -52,25 +53,70 @@ class PageSpec:
         return self.height - 2 * self.margin - 6.0   # room for the page number
 
 
+class SketchFrame(Frame):
+    """A frame that, while `sketching`, places each flowable where it goes without drawing it."""
+
+    sketching = False
+
+    def add(self, flowable, canv, trySplit=0):
+        if not self.sketching:
+            return super().add(flowable, canv, trySplit)
+        flowable.drawOn = _unseen        # (on the flowable itself, for this one placing)
+        try:
+            return super().add(flowable, canv, trySplit)
+        finally:
+            del flowable.drawOn
+
+
+def _unseen(canv, x, y, _sW=0) -> None:
+    """A flowable's drawing on a sketched page: nothing."""
+
+
+class Contents(TableOfContents):
+    """The table of contents, which a sketched pass never settles: its pages are not kept."""
+
+    sketched = False
+
+    def isSatisfied(self):
+        return not self.sketched and super().isSatisfied()
+
+
 class RulebookDoc(BaseDocTemplate):
-    """A BaseDocTemplate that records headings in the contents and the PDF outline."""
+    """A BaseDocTemplate that records headings in the contents and the PDF outline.
+
+    With contents, the first of reportlab's passes is sketched: the headings' pages it finds
+    fill the contents of the second, and drawing pages that are thrown away was a third of
+    typesetting a book. A book without contents is set in one pass, drawn."""
 
     def __init__(self, path: str, page: PageSpec, title: str, subject: str, styles: Styles):
         self.spec, self.styles, self.book_title = page, styles, title
+        self.contents: Contents | None = None
         super().__init__(path, pagesize=(page.width * MM, page.height * MM), invariant=1, pageCompression=1,
                          initialFontName="rb-sans", title=title, author="", subject=subject, creator="pnpgen",
                          leftMargin=page.margin * MM, rightMargin=page.margin * MM, topMargin=page.margin * MM,
                          bottomMargin=page.margin * MM)
         m, w, h = page.margin * MM, page.width * MM, page.height * MM
         bottom = m + 6 * MM
-        single = Frame(m, bottom, w - 2 * m, h - m - bottom, id="single", leftPadding=0, rightPadding=0,
+        single = SketchFrame(m, bottom, w - 2 * m, h - m - bottom, id="single", leftPadding=0, rightPadding=0,
                        topPadding=0, bottomPadding=0)
         cw = page.column_width * MM
-        columns = [Frame(m + i * (cw + GUTTER * MM), bottom, cw, h - m - bottom, id=f"col{i}", leftPadding=0,
+        columns = [SketchFrame(m + i * (cw + GUTTER * MM), bottom, cw, h - m - bottom, id=f"col{i}", leftPadding=0,
                          rightPadding=0, topPadding=0, bottomPadding=0) for i in range(page.columns)]
         self.addPageTemplates([PageTemplate("title", [single]),
                                PageTemplate("single", [single], onPage=self._footer),
                                PageTemplate("body", columns, onPage=self._footer)])
+        self.setProgressCallBack(self._on_progress)
+
+    def _on_progress(self, kind: str, count: int) -> None:
+        """Before each pass: sketch the first one when there are contents to fill in."""
+        if kind != "PASS":
+            return
+        sketch = count == 1 and self.contents is not None
+        for template in self.pageTemplates:
+            for frame in template.frames:
+                frame.sketching = sketch
+        if self.contents is not None:
+            self.contents.sketched = sketch
 
     def _footer(self, canv, doc):
         """The page number on the outer edge (left on even pages, right on odd ones, as in a
@@ -115,7 +161,7 @@ def write(path: str, source: Source, game_title: str, components: Components, pa
     notes: list[Notice] = []
     story = [KeepInFrame(frame_w, frame_h, title_page(source, title, components, styles, page, notes), mode="shrink")]
     if fm.contents:
-        toc = TableOfContents(levelStyles=styles.toc, dotsMinLevel=0, tableStyle=styles.toc_table)
+        toc = doc.contents = Contents(levelStyles=styles.toc, dotsMinLevel=0, tableStyle=styles.toc_table)
         story += [NextPageTemplate("single"), PageBreak(), Paragraph("Contents", styles.toc_title), toc]
     story += [NextPageTemplate("body"), PageBreak()]
     body = Story(source, styles, components, page.column_width * MM, page.body_height * MM)
