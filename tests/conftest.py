@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import compileall
 import shutil
 import signal
+import sys
 from pathlib import Path
 
 import pytest
@@ -27,6 +29,17 @@ SLOWEST_FILES = ["test_package.py", "test_fuzz.py", "test_hostile.py", "test_pre
 """The files that take longest, longest first: pytest-xdist gives each worker a whole file
 (--dist loadfile) in the order collected, and a long file started last would leave the other
 workers waiting. The others follow in their own order."""
+
+
+def pytest_configure(config):
+    """Compiled bytecode is kept, even where PYTHONDONTWRITEBYTECODE asks Python not to (as on
+    some CI machines): the suite starts some seventy Python processes, and each would compile
+    pnpgen again (half a second), each worker its test files (several seconds). pnpgen is
+    compiled once before the workers start; the workers keep their rewritten test files. (In
+    __pycache__ folders, as Python's default is: git ignores them.)"""
+    sys.dont_write_bytecode = False
+    if not hasattr(config, "workerinput"):      # (the run itself, not one of its workers)
+        compileall.compile_dir(ROOT / "pnpgen", quiet=2)
 
 
 def pytest_collection_modifyitems(items):
