@@ -246,6 +246,29 @@ def test_tts_of_every_deck_shape_names_only_files_it_wrote(shapes):
     assert named == {p.name for p in folders["tts"].glob("*.png")}     # and every image is named
 
 
+def test_png_faces_are_compressed_fast_and_tts_images_small(shapes):
+    _, export = shapes
+    faces = [p for fmt in ("png", *(f for f in SHOPS if presets.shops()[f]["format"] == "png"))
+             for p in sorted(export(fmt).rglob("*.png"))]
+    sheets = sorted(export("tts").glob("*.png"))
+    assert len(faces) > 100 and len(sheets) > 5
+    assert {zlib_level(p) for p in faces} == {1}       # levels 2 to 5 (6, Pillow's default, says 2)
+    assert {zlib_level(p) for p in sheets} == {2}      # sheets and tokens: every player downloads them
+
+
+def zlib_level(png: Path) -> int:
+    """The compression level a PNG's zlib stream declares (FLEVEL of its first IDAT chunk:
+    0 fastest, 1 fast, 2 default, 3 smallest)."""
+    data = png.read_bytes()
+    at = 8
+    while at < len(data):
+        length, kind = int.from_bytes(data[at:at + 4], "big"), data[at + 4:at + 8]
+        if kind == b"IDAT":
+            return data[at + 9] >> 6          # (the stream's second byte, FLG)
+        at += 12 + length
+    raise AssertionError(f"{png}: no IDAT chunk")
+
+
 def _urls(value) -> list[str]:
     if isinstance(value, dict):
         return [u for k, v in value.items() for u in ([v] if k.endswith("URL") and v else _urls(v))]

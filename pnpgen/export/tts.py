@@ -15,7 +15,7 @@ from ..errors import InputError
 from . import tts_objects as objects
 from .faces import BoardFaces, DeckFaces
 from .job import INCH, Job
-from .raster import render_faces
+from .raster import SHARED_LEVEL, render_faces
 from .tts_sheets import DPI, MAX_PX, SheetSaver, card_px, grid, runs, write_sheet
 
 BOARD_DPI = 150
@@ -99,7 +99,8 @@ def _tokens(job: Job, deck: DeckFaces, base: str) -> tuple[list[dict], str]:
     faces = deck.fronts + deck.backs
     names = [f"{deck.id}-{f.code}{'-back' if f.side == 'back' else ''}.png" for f in faces]
     sizes = [(int(f.size[0] / INCH * DPI), int(f.size[1] / INCH * DPI)) for f in faces]
-    render_faces(deck, faces, [job.work / n for n in names], sizes, 0.0, DPI, job.work, job.workers, alpha=True)
+    render_faces(deck, faces, [job.work / n for n in names], sizes, 0.0, DPI, job.work, job.workers, alpha=True,
+                 level=SHARED_LEVEL)
     url = {id(face): base + quote(name) for face, name in zip(faces, names)}
     contents = []
     for front in deck.fronts:

@@ -14,7 +14,7 @@ from PIL import Image
 
 from .faces import DeckFaces, Face, write_pages
 from .job import INCH
-from .raster import render_pages
+from .raster import SHARED_LEVEL, render_pages
 
 MAX_COLS, MAX_ROWS, MIN_SIDE, MAX_PX = 10, 7, 2, 4096
 PER_SHEET = MAX_COLS * MAX_ROWS - 1
@@ -108,5 +108,5 @@ def _compose(tiles: list[tuple[int, Path]], cols: int, rows: int, size: tuple[in
     for slot, name in tiles:
         with Image.open(name) as tile:
             sheet.paste(tile, ((slot % cols) * size[0], (slot // cols) * size[1]))
-    sheet.save(target, format="PNG")
+    sheet.save(target, format="PNG", compress_level=SHARED_LEVEL)
     shutil.rmtree(folder, ignore_errors=True)
