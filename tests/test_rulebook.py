@@ -14,9 +14,9 @@ from pypdf import PdfReader
 
 from pnpgen.build import Options, Project, build_game
 from pnpgen.errors import InputError
+from pnpgen.rulebook import printing as rulebook_printing
 from pnpgen.rulebook.booklet import page_order
 from pnpgen.rulebook.document import PageSpec, RulebookDoc
-from pnpgen.rulebook import printing as rulebook_printing
 from pnpgen.rulebook.figures import Figure
 
 from .minigame import make_game
@@ -170,7 +170,11 @@ def test_pages_are_numbered_and_the_contents_point_at_them(tmp_path):
 def _figures_drawn(monkeypatch) -> list:
     """A list that grows by one each time a rulebook figure is drawn."""
     drawn, draw = [], Figure.draw
-    monkeypatch.setattr(Figure, "draw", lambda self: (drawn.append(self), draw(self))[1])
+
+    def counted(self):
+        drawn.append(self)
+        draw(self)
+    monkeypatch.setattr(Figure, "draw", counted)
     return drawn
 
 

@@ -85,8 +85,8 @@ class RulebookDoc(BaseDocTemplate):
     """A BaseDocTemplate that records headings in the contents and the PDF outline.
 
     With contents, the first of reportlab's passes is sketched: the headings' pages it finds
-    fill the contents of the second, and drawing pages that are thrown away was a third of
-    typesetting a book. A book without contents is set in one pass, drawn."""
+    fill the contents of the second, and drawing pages that are thrown away was about a fifth
+    of typesetting a book. A book without contents is set in one pass, drawn."""
 
     def __init__(self, path: str, page: PageSpec, title: str, subject: str, styles: Styles):
         self.spec, self.styles, self.book_title = page, styles, title
@@ -98,10 +98,11 @@ class RulebookDoc(BaseDocTemplate):
         m, w, h = page.margin * MM, page.width * MM, page.height * MM
         bottom = m + 6 * MM
         single = SketchFrame(m, bottom, w - 2 * m, h - m - bottom, id="single", leftPadding=0, rightPadding=0,
-                       topPadding=0, bottomPadding=0)
+                             topPadding=0, bottomPadding=0)
         cw = page.column_width * MM
-        columns = [SketchFrame(m + i * (cw + GUTTER * MM), bottom, cw, h - m - bottom, id=f"col{i}", leftPadding=0,
-                         rightPadding=0, topPadding=0, bottomPadding=0) for i in range(page.columns)]
+        columns = [SketchFrame(m + i * (cw + GUTTER * MM), bottom, cw, h - m - bottom, id=f"col{i}",
+                               leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
+                   for i in range(page.columns)]
         self.addPageTemplates([PageTemplate("title", [single]),
                                PageTemplate("single", [single], onPage=self._footer),
                                PageTemplate("body", columns, onPage=self._footer)])
