@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import compileall
+import os
+import pickle
 import shutil
 import signal
 import sys
@@ -62,17 +64,27 @@ def bundled_games(project) -> list[str]:
 
 @pytest.fixture(scope="session")
 def built(tmp_path_factory, project, bundled_games):
-    """{game id: [its results: DeckResult, BoardResult, RulebookResult]} for every bundled game, built on Letter."""
+    """{game id: [its results: DeckResult, BoardResult, RulebookResult]} for every bundled game,
+    built on Letter once per test run: the first worker to ask builds them and leaves its
+    results where the others look first (the run's temp folder), so that the five games are
+    not built again on every core. (Two that ask at once both build; either's results will do.)"""
+    here = tmp_path_factory.getbasetemp()
+    shared = (here.parent if os.environ.get("PYTEST_XDIST_WORKER") else here) / "bundled-built.pickle"
+    if shared.exists():
+        return pickle.loads(shared.read_bytes())
     out = tmp_path_factory.mktemp("out")
     result = {g: build_game(project, g, Options(out=out)) for g in bundled_games}
     assert result and all(result.values()), "a bundled game built no deck"
+    part = shared.with_name(f"{shared.name}.{os.getpid()}")
+    part.write_bytes(pickle.dumps(result))
+    os.replace(part, shared)         # (whole or not at all, for a worker that looks now)
     return result
 
 
 @pytest.fixture(scope="session")
 def built_out(built) -> Path:
     """The folder `built` wrote into: out/<game>/<deck>.pdf and manifest.json, and out/.cache.
-    Tests only read it (or copy it)."""
+    Tests only read it (or copy it): the other workers read it too."""
     (out,) = {r.path.parent.parent for results in built.values() for r in results}
     return out
 

@@ -152,7 +152,7 @@ def test_paper_override_sets_the_page_size(project, tmp_path):
 
 def test_builds_are_byte_identical(tmp_path, built, built_out):
     """`pnpgen build` in a fresh process with another hash seed than this one writes the same
-    bytes as the session's build of every game (made in this process, among other tests)."""
+    bytes as the session's build of every game (made in a test worker, among other tests)."""
     def digests(out):
         return {str(p.relative_to(out)): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(out.rglob("*.pdf"))}
 
