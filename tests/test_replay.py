@@ -233,16 +233,17 @@ class ReportlabPrivates(ast.NodeVisitor):
     name imported from it, what its calls return, a parameter annotated with its types, an
     attribute of any of those, an instance of a class derived from one of its classes)."""
 
-    def __init__(self, tree: ast.Module, index: ClassIndex):
+    def __init__(self, tree: ast.Module, index: ClassIndex, nodes: list | None = None):
         self.found: list[tuple[int, str]] = []
         self.module_names: set[str] = set()
-        self._imports(tree)
+        nodes = list(ast.walk(tree)) if nodes is None else nodes     # (every node of the module, walked once)
+        self._imports(nodes)
         self.index = index
-        self._classes(tree)
+        self._classes(nodes)
 
     # reportlab names bound by imports, and imports of private names
-    def _imports(self, tree):
-        for node in ast.walk(tree):
+    def _imports(self, nodes):
+        for node in nodes:
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     if alias.name.split(".")[0] == "reportlab":
@@ -261,9 +262,9 @@ class ReportlabPrivates(ast.NodeVisitor):
             self.found.append((node.lineno, f"import {dotted}"))
 
     # which classes derive from reportlab's, and which self attributes hold its values
-    def _classes(self, tree):
+    def _classes(self, nodes):
         index = self.index
-        classes = [n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)]
+        classes = [n for n in nodes if isinstance(n, ast.ClassDef)]
         for cls in classes:
             index.bases[cls.name] = [b.id if isinstance(b, ast.Name) else b.attr for b in cls.bases
                                      if isinstance(b, (ast.Name, ast.Attribute))]
@@ -343,9 +344,9 @@ class ReportlabPrivates(ast.NodeVisitor):
         return False
 
     # the uses
-    def scan(self, tree: ast.Module):
+    def scan(self, tree: ast.Module, nodes: list | None = None):
         self._scan_body(tree, set(), None)
-        for cls in (n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)):
+        for cls in (n for n in (ast.walk(tree) if nodes is None else nodes) if isinstance(n, ast.ClassDef)):
             for fn in _functions(cls):
                 self._scan_body(fn, self._scope(fn, cls.name), cls.name)
         for fn in (n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))):
@@ -462,9 +463,10 @@ def reportlab_privates(*paths: Path) -> dict[Path, list[tuple[int, str]]]:
     for the classes one module derives from another's)."""
     index = ClassIndex()
     trees = {path: ast.parse(path.read_text(encoding="utf-8"), str(path)) for path in paths}
+    nodes = {path: list(ast.walk(tree)) for path, tree in trees.items()}
     for _ in range(2):
-        scanners = {path: ReportlabPrivates(tree, index) for path, tree in trees.items()}
-    return {path: scanners[path].scan(trees[path]) for path in paths}
+        scanners = {path: ReportlabPrivates(tree, index, nodes[path]) for path, tree in trees.items()}
+    return {path: scanners[path].scan(trees[path], nodes[path]) for path in paths}
 
 
 def _texts(path: Path) -> set[str]:
