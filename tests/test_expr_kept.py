@@ -204,3 +204,11 @@ def test_a_cache_folder_that_cannot_be_written_is_no_error(fresh, tmp_path):
     kept.keep_all()             # (nothing written, nothing raised)
     assert names.used(env, "{{ title }}") == {"title"}
 
+
+
+def test_a_templates_own_globals_come_before_the_environments_and_stay_its_own():
+    env = SafeEnvironment()
+    assert env.from_string("{{ range(3)|list }}").render() == "[0, 1, 2]"      # the environment's, bounded
+    assert env.from_string("{{ range }} {{ x }}", globals={"range": "mine", "x": 1}).render() == "mine 1"
+    assert env.from_string("{{ x is defined }} {{ range(2)|list }}").render() == "False [0, 1]"
+    assert "x" not in env.globals and env.globals["range"] != "mine"

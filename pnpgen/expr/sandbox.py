@@ -105,6 +105,12 @@ class SafeEnvironment(ImmutableSandboxedEnvironment):
         self._signature: tuple | None = None
         """How many globals, filters and tests it had, and their digest, when last asked (`signature`)."""
 
+    def make_globals(self, d):
+        """A template's globals as one plain dict: the environment's (set once, above) under the
+        template's own. Jinja chains the two instead, to see globals added later, which pnpgen
+        never adds; reading the chain at every render was half of rendering a short text."""
+        return {**self.globals, **(d or {})}
+
     # --- running -------------------------------------------------------------------------
     def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 - Jinja's own signature
         budget = current()
