@@ -15,7 +15,8 @@ from PIL import Image
 
 from pnpgen.build import Project, load
 from pnpgen.errors import InputError
-from pnpgen.export import check_options, export_game
+from pnpgen.export import check_options, export_game, tts_sheets
+from pnpgen.export import tts as tts_export
 from pnpgen.export.tts_objects import SHEET_IDS, SheetIds
 from pnpgen.export.tts_sheets import MAX_PX, card_px, grid, runs
 
@@ -147,6 +148,17 @@ DECKS = {"mixed": "name: Mixed\ntemplate: face\nback: {template: back}\n" + F + 
          "many": "name: Many\ntemplate: face\nback: {template: back}\n" + F + _cards(73),
          "coins": "name: Coins\npack: true\ntemplate: coin\n" + F
                   + "cards:\n  - {title: Gold, count: 2, back: coin-b}\n  - {title: Tin, count: 3}\n"}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def fast_compression():
+    """Tabletop Simulator's images compressed at zlib's fastest level in this file: nothing it
+    checks (the saved objects, the ids, the grid's pixels) depends on the level, and
+    test_export_files.py checks the level itself."""
+    with pytest.MonkeyPatch.context() as patch:
+        for module in (tts_export, tts_sheets):
+            patch.setattr(module, "SHARED_LEVEL", 1)
+        yield
 
 
 @pytest.fixture(scope="module")
