@@ -223,3 +223,27 @@ def test_round_tokens_export_with_transparent_corners_and_as_tts_tokens_in_a_bag
     assert token["Name"] == "Custom_Token" and token["CustomImage"]["ImageURL"] == "https://example.org/u/coins-MQ-001.png"
     with Image.open(tts / "coins-MQ-001.png") as im:
         assert im.mode == "RGBA" and im.getpixel((1, 1))[3] == 0
+
+
+@pytest.mark.parametrize("alpha", [False, True])
+def test_a_face_pdfium_draws_a_pixel_too_big_is_cut_to_size_not_resampled(tmp_path, alpha):
+    from reportlab.pdfgen.canvas import Canvas
+
+    from pnpgen.export.raster import _rendered
+    mm = 72 / 25.4
+    size = (69.5 * mm, 94.9 * mm)       # a poker card with 3 mm of bleed: 820.9 x 1120.9 px at 300 DPI
+    pdf = tmp_path / "face.pdf"
+    c = Canvas(str(pdf), pagesize=size, invariant=1)
+    for i in range(0, 95):              # fine stripes across and down, which resampling would blur
+        c.rect(i * mm, 0, 0.5 * mm, size[1], stroke=0, fill=1)
+        c.rect(0, i * mm, size[0], 0.5 * mm, stroke=0, fill=1)
+    c.save()
+    page = pdfium.PdfDocument(str(pdf))[0]
+    w, h = 821, 1121
+    drawn = page.render(scale=w / page.get_size()[0], may_draw_forms=False).to_pil().convert("RGB")
+    assert drawn.size in ((w + 1, h), (w, h + 1), (w + 1, h + 1))      # pdfium rounds up
+    assert len(drawn.getcolors()) == 2 and len(drawn.resize((w, h)).getcolors(4096)) > 2    # resampling blurs
+    image = _rendered(page, w, h, alpha)
+    assert image.size == (w, h) and image.mode == ("RGBA" if alpha else "RGB")
+    crisp = {(0, 0, 0, 255), (255, 255, 255, 0)} if alpha else {(0, 0, 0), (255, 255, 255)}
+    assert {colour for _, colour in image.getcolors()} == crisp       # cut to size: as crisp as pdfium drew it
