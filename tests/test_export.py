@@ -10,10 +10,12 @@ import pypdfium2 as pdfium
 import pytest
 from PIL import Image
 from pypdf import PdfReader
+from reportlab.pdfgen.canvas import Canvas
 
 from pnpgen.build import Options, Project, build_game, load
 from pnpgen.errors import InputError
 from pnpgen.export import export_game
+from pnpgen.export.raster import _rendered
 from pnpgen.export.tts_sheets import MAX_PX, PER_SHEET
 from pnpgen.sheets.impose import impose
 
@@ -227,9 +229,6 @@ def test_round_tokens_export_with_transparent_corners_and_as_tts_tokens_in_a_bag
 
 @pytest.mark.parametrize("alpha", [False, True])
 def test_a_face_pdfium_draws_a_pixel_too_big_is_cut_to_size_not_resampled(tmp_path, alpha):
-    from reportlab.pdfgen.canvas import Canvas
-
-    from pnpgen.export.raster import _rendered
     mm = 72 / 25.4
     size = (69.5 * mm, 94.9 * mm)       # a poker card with 3 mm of bleed: 820.9 x 1120.9 px at 300 DPI
     pdf = tmp_path / "face.pdf"

@@ -83,11 +83,10 @@ def render_faces(deck: DeckFaces, faces: list[Face], paths: list[Path], sizes: l
 def render_pages(pdf: Path | str, jobs: list[tuple[int, tuple[int, int], Path]], dpi: float,
                  workers: int | None = None, alpha: bool = False, passing: bool = False,
                  level: int = PNG_LEVEL) -> None:
-    """Render page i of `pdf` to a PNG of exactly (w, h) pixels at path (compressed at zlib's
-    `level`), for each job; with
-    `alpha`, what the page leaves undrawn is transparent (round tokens). `passing` files are
-    read back at once and removed (tiles of a sheet): they are raw pixels (PPM), not PNGs,
-    some 20 times quicker to write and read."""
+    """Render page i of `pdf` to a PNG of exactly (w, h) pixels at path, compressed at zlib's
+    `level`, for each job; with `alpha`, what the page leaves undrawn is transparent (round
+    tokens). `passing` files are read back at once and removed (tiles of a sheet): they are
+    raw pixels (PPM), not PNGs, some 20 times quicker to write and read."""
     shared = _POOL.get()
     workers = shared.workers if shared is not None else workers or min(os.cpu_count() or 1, 8)
     told = RENDERED.get() or (lambda pages: None)
