@@ -63,6 +63,7 @@ import random
 from bisect import bisect_right
 from collections import deque
 from dataclasses import dataclass
+from functools import cached_property, lru_cache
 from itertools import accumulate, combinations
 
 TERRAIN = {"1": "Dirt", "2": "Grass", "3": "Mound", "4": "Rocks", "5": "Water",
@@ -124,9 +125,22 @@ class HexMap:
 
     def hexes(self) -> list[tuple[int, int]]:
         """Every hex on the board, in reading order (row by row)."""
-        return [(c, r) for r, line in enumerate(self.cells) for c, x in enumerate(line) if x != ABSENT]
+        return list(self._on_board)
 
-    @property
+    @cached_property
+    def _on_board(self) -> tuple[tuple[int, int], ...]:
+        return tuple((c, r) for r, line in enumerate(self.cells) for c, x in enumerate(line) if x != ABSENT)
+
+    @cached_property
+    def _near(self) -> dict[tuple[int, int], tuple[tuple[int, int], ...]]:
+        """Each hex's neighbours on the board, worked out once: the map checks ask for them
+        a hundred thousand times on a large board."""
+        rings = _grid_rings(self.top, self.cols, self.rows)
+        if len(self._on_board) == self.cols * self.rows:
+            return rings
+        return {h: tuple(n for n in rings[h] if self.cells[n[1]][n[0]] != ABSENT) for h in self._on_board}
+
+    @cached_property
     def shape(self) -> str | None:
         """"rect" when every hex of the grid is on the board, "hexagon" when exactly the hexes
         of board_hexes(..., "hexagon") are, otherwise None (a board of its own outline)."""
@@ -137,14 +151,20 @@ class HexMap:
 
     def find(self, code: str) -> list[tuple[int, int]]:
         """Every (col, row) on the board holding `code`, in reading order (row by row)."""
-        if code == ABSENT:
-            return []
-        return [(c, r) for r, line in enumerate(self.cells) for c, x in enumerate(line) if x == code]
+        return list(self._by_code.get(code, ()))
+
+    @cached_property
+    def _by_code(self) -> dict[str, tuple[tuple[int, int], ...]]:
+        found: dict[str, list[tuple[int, int]]] = {}
+        for col, row in self._on_board:
+            found.setdefault(self.cells[row][col], []).append((col, row))
+        return {code: tuple(hexes) for code, hexes in found.items()}
 
     def neighbours(self, col: int, row: int) -> list[tuple[int, int]]:
         """The hexes that share an edge with (col, row) and are on the board, clockwise in the
         order of DIRECTIONS: 6 inside, fewer on the edges and in the corners."""
-        return [h for h in _ring(self.top, col, row) if self.on_board(*h)]
+        near = self._near.get((col, row))
+        return list(near) if near is not None else [h for h in _ring(self.top, col, row) if self.on_board(*h)]
 
     def distance(self, a: tuple[int, int], b: tuple[int, int]) -> int:
         """Hex steps from a to b, whatever lies between (the largest cube-coordinate difference)."""
@@ -229,11 +249,16 @@ def board_hexes(cols: int, rows: int, top: str, shape: str = "rect") -> list[tup
     "rect", every hex within R steps of the centre hex for "hexagon" (see the module docstring)."""
     _check_top(top)
     _check_shape(shape)
+    return list(_outline(cols, rows, top, shape))
+
+
+@lru_cache(maxsize=16)
+def _outline(cols, rows, top, shape) -> tuple[tuple[int, int], ...]:
     everywhere = [(c, r) for r in range(rows) for c in range(cols)]
     if shape == "rect":
-        return everywhere
+        return tuple(everywhere)
     centre, radius = _centre_hex(cols, rows)
-    return [h for h in everywhere if _distance(top, centre, h) <= radius]
+    return tuple(h for h in everywhere if _distance(top, centre, h) <= radius)
 
 
 def _hexagon_corners(cols, rows, top) -> list[tuple[int, int]]:
@@ -254,6 +279,13 @@ def _ring(top, col, row) -> list[tuple[int, int]]:
     """The six neighbour positions in DIRECTIONS order, on the board or not."""
     q, r = _axial(top, col, row)
     return [_offset(top, q + dq, r + dr) for dq, dr in DIRECTIONS]
+
+
+@lru_cache(maxsize=16)
+def _grid_rings(top, cols, rows) -> dict[tuple[int, int], tuple[tuple[int, int], ...]]:
+    """Each hex's neighbours in a whole cols x rows grid, in DIRECTIONS order (shared: read only)."""
+    return {(c, r): tuple((x, y) for x, y in _ring(top, c, r) if 0 <= x < cols and 0 <= y < rows)
+            for r in range(rows) for c in range(cols)}
 
 
 def _dims(across) -> tuple[float, float]:
@@ -583,7 +615,7 @@ def generate(cols: int, rows: int, top: str, weights: dict[str, float], seed: in
         raise HexError(f"den {den!r} and water {water!r} should be two different terrain codes")
     codes = _weights(weights)
     limits = _limits(max_cluster, Terrains.of(den, water))
-    board = _Board(cols, rows, top, hexes)
+    board = _board(cols, rows, top, shape)
     starts = [board.index(*h) for h in start_hexes(cols, rows, top, players, shape)]
     rng = random.Random(seed)
     stuck = None
@@ -618,6 +650,12 @@ def _weights(weights) -> list[tuple[str, float]]:
     if not out:
         raise HexError("weights are all 0; give at least one terrain a weight above 0")
     return out
+
+
+@lru_cache(maxsize=16)
+def _board(cols, rows, top, shape) -> "_Board":
+    """The _Board of an outline, shared by every draw of it (it is never changed)."""
+    return _Board(cols, rows, top, board_hexes(cols, rows, top, shape))
 
 
 class _Board:
