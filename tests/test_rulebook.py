@@ -11,6 +11,7 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_raw
 import pytest
 from pypdf import PdfReader
+from reportlab.platypus import Paragraph
 
 from pnpgen.build import Options, Project, build_game
 from pnpgen.errors import InputError
@@ -18,6 +19,7 @@ from pnpgen.rulebook import printing as rulebook_printing
 from pnpgen.rulebook.booklet import page_order
 from pnpgen.rulebook.document import PageSpec, RulebookDoc
 from pnpgen.rulebook.figures import Figure
+from pnpgen.rulebook.wrapping import WrapOnce
 
 from .minigame import make_game
 from .pdfread import fonts_of, is_embedded
@@ -190,6 +192,26 @@ def test_a_book_with_contents_draws_its_pages_once_and_prints_as_if_every_pass_d
         everything = next(r for r in results if r.id == "rulebook")
     assert once > 0 and len(drawn) == 2 * once         # two passes, the first one sketched
     assert sketched.path.read_bytes() == everything.path.read_bytes() and sketched.pages == everything.pages
+
+
+def test_each_paragraph_breaks_its_lines_once_for_both_passes_and_prints_as_if_broken_each_time(tmp_path,
+                                                                                                  monkeypatch):
+    mini(tmp_path)
+    broken, breaks = [], Paragraph.breakLines
+
+    def counted(self, widths):
+        broken.append(self)
+        return breaks(self, widths)
+    monkeypatch.setattr(Paragraph, "breakLines", counted)
+    kept = build(tmp_path)["rulebook"]
+    once = len(broken)
+    with monkeypatch.context() as m:        # every wrap breaks the lines again, as reportlab's own Paragraph does
+        m.setattr(WrapOnce, "wrap", Paragraph.wrap)
+        broken.clear()
+        results = build_game(Project(tmp_path), "mini", Options(out=tmp_path / "again"))
+        again = next(r for r in results if r.id == "rulebook")
+    assert once > 50 and len(broken) > 1.8 * once
+    assert kept.path.read_bytes() == again.path.read_bytes() and kept.pages == again.pages
 
 
 def test_a_book_whose_contents_list_nothing_still_prints_its_pages(tmp_path, monkeypatch):

@@ -12,10 +12,9 @@ from __future__ import annotations
 import re
 
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import Paragraph
-
 from ..layout.layouter import ICON
 from ..pdf.canvas import MM, Painter
+from .wrapping import WrapOnce
 
 PATTERN = re.compile(r"(?<![\w:]):([a-z][a-z0-9_-]*):(?![\w:])")
 """`:name:` standing apart from the words round it (so `10:30:` or `now:then:` is text)."""
@@ -36,7 +35,7 @@ class IconRef:
         self.name = name
 
 
-class IconParagraph(Paragraph):
+class IconParagraph(WrapOnce):
     """A paragraph in which every icon tag takes the room of the icon at its font size."""
 
     def _setup(self, text, style, bulletText, frags, cleaner):

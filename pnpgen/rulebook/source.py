@@ -74,10 +74,11 @@ class Source:
     def missing_glyphs(self, faces: list[str]) -> list[Notice]:
         """A warning (an error under --strict) for each line that holds a character none of
         the rulebook's faces has: it would print as an empty box."""
-        covers = [frozenset(pdfmetrics.getFont(f).face.charToGlyph) for f in faces]
+        covers = [pdfmetrics.getFont(f).face.charToGlyph for f in faces]
+        missing = {ch for ch in set(self.markdown) if not ch.isspace() and all(ord(ch) not in c for c in covers)}
         notes = []
-        for i, text in enumerate(self.markdown.split("\n")):
-            lacking = sorted({ch for ch in text if not ch.isspace() and all(ord(ch) not in c for c in covers)})
+        for i, text in enumerate(self.markdown.split("\n") if missing else ()):
+            lacking = sorted(missing.intersection(text))
             if lacking:
                 shown = ", ".join(f"'{ch}' (U+{ord(ch):04X})" for ch in lacking[:5])
                 notes.append(Notice(self.path, self.line(i), f"no rulebook font has {shown}: it would print as "
