@@ -6,6 +6,7 @@ and DriveThruCards' page order: every card's front followed by its back."""
 
 from __future__ import annotations
 
+import pikepdf
 import pypdfium2 as pdfium
 import pytest
 from PIL import Image, ImageChops, ImageCms, ImageStat
@@ -192,6 +193,16 @@ def test_the_plain_build_is_not_pdfx_and_the_preflight_says_so(built_out):
     problems = preflight(built_out / "swarm" / "common.pdf")
     assert "/GTS_PDFXVersion is None" in problems
     assert any("colour operator rg" in p for p in problems) and any("no TrimBox" in p for p in problems)
+
+
+def test_the_preflight_finds_an_inline_image_and_an_rgb_fill(tmp_path):
+    pdf = pikepdf.new()
+    pdf.add_blank_page()
+    pdf.pages[0].Contents = pdf.make_stream(b"1 0 0 rg 0 0 10 10 re f q 9 0 0 9 20 20 cm "
+                                            b"BI /W 1 /H 1 /CS /G /BPC 8 ID \x80 EI Q")
+    pdf.save(tmp_path / "inline.pdf")
+    problems = preflight(tmp_path / "inline.pdf")
+    assert "page 1: colour operator BI" in problems and "page 1: colour operator rg" in problems, problems
 
 
 def test_build_pdfx_is_byte_identical_across_runs_and_looks_like_the_rgb_build(pdfx_out, built_out, tmp_path):
