@@ -178,15 +178,17 @@ class Story:
         ncols = max(len(c) for c, _ in rows)
         rows = [(cells + [""] * (ncols - len(cells)), head) for cells, head in rows]
         cell, head = self.st.table_cell, self.st.table_head
-        fit = tables.fit([[Paragraph(c, head if h else cell) for c in cells] for cells, h in rows], width,
-                         self.st.cell_padding, cell.fontSize)
+        measured = [[Paragraph(c, head if h else cell) for c in cells] for cells, h in rows]
+        fit = tables.fit(measured, width, self.st.cell_padding, cell.fontSize)
         if not fit.fits:
             self.notes.append(Notice(self.source.path, self.source.line(_line(node)), (
                 f"this table's {ncols} columns need {fit.needed / MM:.0f} mm side by side even in "
                 f"{tables.MIN_SIZE:g} pt type, and the column is {width / MM:.0f} mm: its longest words are broken; "
                 "use fewer columns, shorter headings, or split the table"), True))
-        cell, head = _scaled(cell, fit.scale), _scaled(head, fit.scale)
-        data = [[Paragraph(c, head if h else cell) for c in cells] for cells, h in rows]
+        data = measured           # (fit only reads the cells' words: as styled, they are the table's cells)
+        if fit.scale != 1.0:
+            cell, head = _scaled(cell, fit.scale), _scaled(head, fit.scale)
+            data = [[Paragraph(c, head if h else cell) for c in cells] for cells, h in rows]
         return Table(data, colWidths=fit.widths, repeatRows=header, style=self.st.table_style(header, fit.padding),
                      hAlign="LEFT", spaceAfter=8)
 
@@ -286,6 +288,9 @@ class Story:
                 continue
             if hyphenate:
                 part = WORD.sub(lambda m: self.st.hyphenator.inserted(m.group(), hyphen="\xad"), part)
+            if self.st.in_both_faces(part):
+                out.append(escape(part))
+                continue
             for ch in part:
                 face = self.st.face_for(ch)
                 out.append(escape(ch) if face is None else f'<font face="{face}">{escape(ch)}</font>')

@@ -57,6 +57,7 @@ class Styles:
     def __init__(self, language: str = "en_US"):
         register()
         self._cover = {f: frozenset(pdfmetrics.getFont(f).face.charToGlyph) for f in ("rb-serif", "rb-sans", "rb-mono")}
+        self._both = self._cover["rb-serif"] & self._cover["rb-sans"] | {0xAD}     # face_for: None
         self.accent = ACCENT
         # hyphenation points are soft hyphens that markdown.py puts into the text with pyphen
         # (reportlab's own hyphenation miscounts inside words that hold a hyphen)
@@ -102,6 +103,10 @@ class Styles:
         self.toc_table = TableStyle([FONT, ("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
                                      ("RIGHTPADDING", (0, 0), (-1, -1), 0), ("TOPPADDING", (0, 0), (-1, -1), 0),
                                      ("BOTTOMPADDING", (0, 0), (-1, -1), 0)])
+
+    def in_both_faces(self, text: str) -> bool:
+        """Whether face_for is None for every character of `text` (as for most text)."""
+        return self._both.issuperset(map(ord, text))
 
     def face_for(self, ch: str) -> str | None:
         """None when both text faces have `ch`; else the rulebook face that has it (or None
