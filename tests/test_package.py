@@ -302,9 +302,9 @@ def test_the_wheel_from_the_sdist_runs_every_command_in_an_empty_folder(tmp_path
     # and a rulebook; the copy of Swarm, the slowest, is built from this checkout above)
     _run([exe, "new", "mygame", "--example", "swamp-fox"], play, env)
     _run([exe, "build"], play, env)
-    ours = {p.name: p.read_bytes() for p in (play / "out" / "mygame").glob("*.pdf")}
+    ours = {p.name: p.read_bytes() for p in (play / "out" / "mygame").glob("*.pdf")}   # the wheel's fonts, presets...
     assert ours == {p.name: p.read_bytes() for p in (built_out / "swamp-fox").glob("*.pdf")} and len(ours) >= 5
-    assert "0 errors" in _run([exe, "check"], play, env).stdout      # (the wheel's fonts, presets... : the same PDFs)
+    assert "0 errors" in _run([exe, "check"], play, env).stdout
     _run([exe, "export", "png", "--dpi", "50"], play, env)
     soldiers = play / "out" / "mygame" / "png" / "soldiers"
     rows = (soldiers / "cards.csv").read_text(encoding="utf-8").splitlines()

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from reportlab.pdfgen.canvas import Canvas
+
 from ..layout.layouter import ICON
 from ..pdf.canvas import MM, Painter
 from .wrapping import WrapOnce
