@@ -89,18 +89,29 @@ def split(face: Face, min_size: float = 0.0) -> tuple[tuple, tuple, list]:
     return tuple(drawing), tuple(colors), wheres
 
 
+_PLAIN = (str, int, float, bool, type(None))
+"""Values that hold no colour (most of what an operation holds)."""
+_FIELDS: dict[type, tuple[str, ...]] = {}
+"""The field names of each kind of dataclass met, looked up once."""
+
+
 def _uncolored(value, colors: list, wheres: list, where):
     """`value` (an operation or a part of one) with each colour replaced by a mark, the colours
     added to `colors` in order."""
+    if type(value) in _PLAIN:
+        return value
     if isinstance(value, Color):
         colors.append(tuple(round(c, 4) for c in rgb(value)))
         wheres.append(where)
         return "color"
-    if dataclasses.is_dataclass(value):
-        return (type(value).__name__,) + tuple(_uncolored(getattr(value, f.name), colors, wheres, where)
-                                               for f in dataclasses.fields(value))
     if isinstance(value, (tuple, list)):
         return tuple(_uncolored(v, colors, wheres, where) for v in value)
+    kind = type(value)
+    names = _FIELDS.get(kind)
+    if names is None and dataclasses.is_dataclass(value):
+        names = _FIELDS[kind] = tuple(f.name for f in dataclasses.fields(value))
+    if names is not None:
+        return (kind.__name__,) + tuple(_uncolored(getattr(value, name), colors, wheres, where) for name in names)
     return value
 
 
