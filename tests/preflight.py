@@ -17,10 +17,6 @@ COLOUR_OPS = {"rg", "RG", "sc", "SC", "scn", "SCN", "cs", "CS", "sh", "BI"}
 """Operators that set a colour other than DeviceCMYK (k, K) or DeviceGray (g, G), paint a
 shading, or draw an inline image: none belongs in our PDF/X files."""
 IMAGE_SPACES = {"/DeviceCMYK", "/DeviceGray"}
-SCRATCH = pikepdf.new()
-"""Where a content stream's bytes are put to be read by qpdf's parser (pikepdf): it reads a
-page's hundred thousand operators several times faster than pypdf's, and names an inline
-image as such (pypdf's calls it "INLINE IMAGE", not BI)."""
 
 
 def preflight(path: Path | str) -> list[str]:
@@ -123,8 +119,12 @@ def _drawing(contents, resources, reader, where: str, seen: set[int]) -> list[st
 
 
 def _operators(data: bytes) -> set[str]:
-    """The operators a content stream uses, an inline image as BI."""
-    found = {str(step.operator) for step in pikepdf.parse_content_stream(pikepdf.Stream(SCRATCH, data))}
+    """The operators a content stream uses, an inline image as BI, read by qpdf's parser
+    (pikepdf): several times faster than pypdf's over a page's hundred thousand operators, and
+    it tells an inline image apart (pypdf names it "INLINE IMAGE", not BI)."""
+    with pikepdf.new() as scratch:      # (a stream belongs to a PDF: this one goes with its bytes)
+        steps = pikepdf.parse_content_stream(pikepdf.Stream(scratch, data))
+        found = {str(step.operator) for step in steps}
     return {"BI" if op == "INLINE IMAGE" else op for op in found}
 
 
