@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from pnpgen import files
 from pnpgen.build import Options, Project, build_game, games
 from pnpgen.build import facts as facts_module
 
@@ -75,9 +76,7 @@ def built(tmp_path_factory, project, bundled_games):
     out = tmp_path_factory.mktemp("out")
     result = {g: build_game(project, g, Options(out=out)) for g in bundled_games}
     assert result and all(result.values()), "a bundled game built no deck"
-    part = shared.with_name(f"{shared.name}.{os.getpid()}")
-    part.write_bytes(pickle.dumps(result))
-    os.replace(part, shared)         # (whole or not at all, for a worker that looks now)
+    files.write_atomically(shared, pickle.dumps(result))     # (whole or not at all, for a worker that looks now)
     return result
 
 

@@ -205,7 +205,6 @@ def test_a_cache_folder_that_cannot_be_written_is_no_error(fresh, tmp_path):
     assert names.used(env, "{{ title }}") == {"title"}
 
 
-
 def test_a_templates_own_globals_come_before_the_environments_and_stay_its_own():
     env = SafeEnvironment()
     assert env.from_string("{{ range(3)|list }}").render() == "[0, 1, 2]"      # the environment's, bounded

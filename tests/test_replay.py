@@ -236,10 +236,10 @@ class ReportlabPrivates(ast.NodeVisitor):
     def __init__(self, tree: ast.Module, index: ClassIndex, nodes: list | None = None):
         self.found: list[tuple[int, str]] = []
         self.module_names: set[str] = set()
-        nodes = list(ast.walk(tree)) if nodes is None else nodes     # (every node of the module, walked once)
-        self._imports(nodes)
+        self.nodes = list(ast.walk(tree)) if nodes is None else nodes     # (every node of the module, walked once)
+        self._imports(self.nodes)
         self.index = index
-        self._classes(nodes)
+        self._classes(self.nodes)
 
     # reportlab names bound by imports, and imports of private names
     def _imports(self, nodes):
@@ -344,9 +344,9 @@ class ReportlabPrivates(ast.NodeVisitor):
         return False
 
     # the uses
-    def scan(self, tree: ast.Module, nodes: list | None = None):
+    def scan(self, tree: ast.Module):
         self._scan_body(tree, set(), None)
-        for cls in (n for n in (ast.walk(tree) if nodes is None else nodes) if isinstance(n, ast.ClassDef)):
+        for cls in (n for n in self.nodes if isinstance(n, ast.ClassDef)):
             for fn in _functions(cls):
                 self._scan_body(fn, self._scope(fn, cls.name), cls.name)
         for fn in (n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))):
@@ -466,7 +466,7 @@ def reportlab_privates(*paths: Path) -> dict[Path, list[tuple[int, str]]]:
     nodes = {path: list(ast.walk(tree)) for path, tree in trees.items()}
     for _ in range(2):
         scanners = {path: ReportlabPrivates(tree, index, nodes[path]) for path, tree in trees.items()}
-    return {path: scanners[path].scan(trees[path], nodes[path]) for path in paths}
+    return {path: scanners[path].scan(trees[path]) for path in paths}
 
 
 def _texts(path: Path) -> set[str]:
